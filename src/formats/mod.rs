@@ -1,0 +1,231 @@
+//! Adapters between request formats and the internal [`Transcript`].
+//!
+//! `parse` detects the format; `render` writes a transcript back in its own
+//! format; `check_conversation` enforces the tool-call rules every API shares.
+
+mod anthropic;
+mod openai;
+mod pydantic;
+
+use serde_json::Value;
+
+use crate::error::{InputError, Source};
+use crate::transcript::{Format, Part, Role, Transcript};
+
+/// Parse raw bytes: JSON first, then format detection, then the adapter.
+pub fn parse_bytes(bytes: &[u8], source: &Source) -> Result<Transcript, InputError> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| InputError::MalformedJson {
+        file: source.clone(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    parse_value(&value, source)
+}
+
+pub fn parse_value(value: &Value, source: &Source) -> Result<Transcript, InputError> {
+    let format = detect(value).map_err(|reason| InputError::UnknownFormat {
+        file: source.clone(),
+        reason,
+    })?;
+    let invalid = |message: String| InputError::InvalidRequest {
+        file: source.clone(),
+        format: format.name(),
+        message,
+    };
+    let transcript = match format {
+        Format::Anthropic => anthropic::parse(value).map_err(invalid)?,
+        Format::OpenAi => openai::parse(value).map_err(invalid)?,
+        Format::PydanticAi => pydantic::parse(value).map_err(invalid)?,
+    };
+    Ok(transcript)
+}
+
+/// Decide which of the three formats a JSON document is.
+pub fn detect(value: &Value) -> Result<Format, String> {
+    match value {
+        Value::Array(items) => {
+            if items.is_empty() {
+                return Err("an empty JSON array has no messages".into());
+            }
+            let pydantic = items.iter().all(|m| {
+                matches!(m.get("kind").and_then(Value::as_str), Some("request" | "response"))
+                    && m.get("parts").is_some_and(Value::is_array)
+            });
+            if pydantic {
+                Ok(Format::PydanticAi)
+            } else {
+                Err("a JSON array whose items are not Pydantic AI messages (each needs `kind` request/response and `parts`)".into())
+            }
+        }
+        Value::Object(obj) => {
+            let Some(messages) = obj.get("messages").and_then(Value::as_array) else {
+                return Err("a JSON object without a `messages` array".into());
+            };
+            let roles: Vec<&str> = messages
+                .iter()
+                .filter_map(|m| m.get("role").and_then(Value::as_str))
+                .collect();
+            if roles.len() != messages.len() {
+                return Err("a `messages` item has no string `role`".into());
+            }
+            let openai_hint = roles
+                .iter()
+                .any(|r| matches!(*r, "tool" | "system" | "developer" | "function"))
+                || messages.iter().any(|m| m.get("tool_calls").is_some())
+                || tools_have(obj.get("tools"), "function");
+            let block_types = messages
+                .iter()
+                .filter_map(|m| m.get("content").and_then(Value::as_array))
+                .flatten()
+                .filter_map(|b| b.get("type").and_then(Value::as_str));
+            let anthropic_hint = obj.contains_key("system")
+                || block_types
+                    .clone()
+                    .any(|t| matches!(t, "tool_use" | "tool_result"))
+                || tools_have(obj.get("tools"), "input_schema");
+            match (anthropic_hint, openai_hint) {
+                (true, false) => Ok(Format::Anthropic),
+                (false, true) => Ok(Format::OpenAi),
+                (true, true) => Err("the request mixes Anthropic markers (system, tool_use/tool_result blocks, input_schema) with OpenAI markers (tool/system roles, tool_calls, function tools)".into()),
+                (false, false) => {
+                    if roles.iter().all(|r| matches!(*r, "user" | "assistant")) {
+                        // Plain chat is valid in both; Anthropic requires max_tokens.
+                        if obj.contains_key("max_tokens") && !obj.contains_key("max_completion_tokens") {
+                            Ok(Format::Anthropic)
+                        } else {
+                            Ok(Format::OpenAi)
+                        }
+                    } else {
+                        Err(format!("unrecognised message roles {:?}", dedup(&roles)))
+                    }
+                }
+            }
+        }
+        _ => Err("the document is neither a JSON object nor a JSON array".into()),
+    }
+}
+
+fn dedup<'a>(roles: &[&'a str]) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for r in roles {
+        if !out.contains(r) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+fn tools_have(tools: Option<&Value>, key: &str) -> bool {
+    tools.and_then(Value::as_array).is_some_and(|ts| {
+        ts.iter()
+            .any(|t| t.get(key).is_some() || t.get("type").and_then(Value::as_str) == Some(key))
+    })
+}
+
+/// Write a transcript back as a request body in its own format.
+pub fn render(t: &Transcript) -> Value {
+    match t.format {
+        Format::Anthropic => anthropic::render(t),
+        Format::OpenAi => openai::render(t),
+        Format::PydanticAi => pydantic::render(t),
+    }
+}
+
+/// The tool-call rules every supported API enforces: each call is answered
+/// in the next message, and each result answers a call of the message just
+/// before it. Anthropic and Pydantic AI also need user/assistant alternation
+/// starting with the user.
+pub fn check_conversation(t: &Transcript) -> Result<(), String> {
+    let msgs = &t.messages;
+    let needs_alternation = matches!(t.format, Format::Anthropic | Format::PydanticAi);
+    if needs_alternation {
+        if let Some(first) = msgs.first() {
+            if first.role != Role::User {
+                return Err("the first message must come from the user side".into());
+            }
+        }
+        for (i, pair) in msgs.windows(2).enumerate() {
+            if pair[0].role == pair[1].role {
+                return Err(format!(
+                    "messages {} and {} have the same role; roles must alternate",
+                    i,
+                    i + 1
+                ));
+            }
+        }
+    }
+    for (i, m) in msgs.iter().enumerate() {
+        let calls: Vec<&str> = m.tool_calls().map(|(id, _, _)| id).collect();
+        let answered: Vec<&str> = msgs
+            .get(i + 1)
+            .map(|n| n.parts.iter().filter_map(|p| p.part.answers()).collect())
+            .unwrap_or_default();
+        let is_last = i + 1 == msgs.len();
+        if !is_last {
+            for id in &calls {
+                if !answered.contains(id) {
+                    return Err(format!(
+                        "tool call `{id}` in message {i} is not answered in message {}",
+                        i + 1
+                    ));
+                }
+            }
+        }
+        let own_results: Vec<&str> = m.parts.iter().filter_map(|p| p.part.answers()).collect();
+        if !own_results.is_empty() {
+            let prev_calls: Vec<&str> = i
+                .checked_sub(1)
+                .map(|p| msgs[p].tool_calls().map(|(id, _, _)| id).collect())
+                .unwrap_or_default();
+            for id in own_results {
+                if !prev_calls.contains(&id) {
+                    return Err(format!(
+                        "tool result `{id}` in message {i} answers no call of the message before it (orphaned result)"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Tool names for results that the format does not name (Anthropic, OpenAI).
+pub(crate) fn resolve_result_names(t: &mut Transcript) {
+    let names: std::collections::HashMap<String, String> = t
+        .messages
+        .iter()
+        .flat_map(|m| m.tool_calls())
+        .map(|(id, name, _)| (id.to_string(), name.to_string()))
+        .collect();
+    for m in &mut t.messages {
+        for p in &mut m.parts {
+            if let Part::ToolResult { id, name, .. } = &mut p.part {
+                if name.is_empty() {
+                    if let Some(n) = names.get(id.as_str()) {
+                        *name = n.clone();
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Text of a content value that may be a string or a list of text blocks.
+pub(crate) fn text_of_blocks(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(blocks) => {
+            let mut out = Vec::new();
+            for b in blocks {
+                if b.get("type").and_then(Value::as_str) == Some("text") {
+                    out.push(b.get("text")?.as_str()?.to_string());
+                } else {
+                    return None;
+                }
+            }
+            Some(out.join("\n"))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,452 @@
+//! Personal data is never persisted: every value under a personal-data key,
+//! every pattern match (emails, phones, Luhn-valid cards, IBANs) and every
+//! collected value found again in free text becomes a stable placeholder.
+//!
+//! Placeholders are stable within a run: the same value always gets the same
+//! `<withheld:KIND:N>`. Values already withheld upstream are left alone.
+
+use std::collections::HashMap;
+
+use regex::Regex;
+use serde_json::Value;
+
+use crate::error::Error;
+use crate::policy::PersonalDataRules;
+use crate::transcript::{Part, Transcript};
+
+const BUILTIN_FIELDS: &[&str] = &[
+    "name", "full_name", "first_name", "last_name", "email", "phone", "owner_phone",
+    "phone_number", "mobile", "address", "billing_address", "shipping_address", "street",
+    "card", "card_number", "iban", "ssn", "dob", "date_of_birth", "birth_date", "passport",
+    "tax_id",
+];
+
+const BUILTIN_PATTERNS: &[(&str, &str)] = &[
+    ("email", r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}"),
+    ("phone", r"(?:\+?\d{1,3}[-. ]?)?\(?\b\d{3}\)?[-. ]\d{3}[-. ]\d{4}\b"),
+    ("card_number", r"\b(?:\d[ -]?){12,18}\d\b"),
+    ("iban", r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b"),
+    ("ssn", r"\b\d{3}-\d{2}-\d{4}\b"),
+];
+
+/// Shortest collected value replaced in free text; shorter ones would
+/// corrupt ordinary words.
+const MIN_FREE_TEXT_LEN: usize = 3;
+
+/// One redaction, as the audit records it. Never holds the value itself.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Redaction {
+    pub item: String,
+    pub rule: String,
+    pub placeholder: String,
+}
+
+struct Pattern {
+    name: String,
+    regex: Regex,
+}
+
+pub struct Redactor {
+    fields: Vec<String>,
+    patterns: Vec<Pattern>,
+    /// value → (placeholder, kind)
+    known: HashMap<String, (String, String)>,
+    counters: HashMap<String, usize>,
+    known_regex: Option<Regex>,
+}
+
+impl Redactor {
+    pub fn new(rules: &PersonalDataRules) -> Result<Self, Error> {
+        let mut fields: Vec<String> = BUILTIN_FIELDS.iter().map(|s| s.to_string()).collect();
+        for f in &rules.fields {
+            let f = f.to_lowercase();
+            if !fields.contains(&f) {
+                fields.push(f);
+            }
+        }
+        let mut named: Vec<(String, String)> = BUILTIN_PATTERNS
+            .iter()
+            .map(|(n, p)| (n.to_string(), p.to_string()))
+            .collect();
+        for (name, pattern) in &rules.patterns {
+            match named.iter_mut().find(|(n, _)| n == name) {
+                Some(slot) => slot.1 = pattern.clone(),
+                None => named.push((name.clone(), pattern.clone())),
+            }
+        }
+        let patterns = named
+            .into_iter()
+            .map(|(name, p)| {
+                Regex::new(&p)
+                    .map(|regex| Pattern { name: name.clone(), regex })
+                    .map_err(|e| Error::Internal(format!("personal-data pattern {name}: {e}")))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Redactor {
+            fields,
+            patterns,
+            known: HashMap::new(),
+            counters: HashMap::new(),
+            known_regex: None,
+        })
+    }
+
+    fn is_field(&self, key: &str) -> bool {
+        let k = key.to_lowercase();
+        self.fields.iter().any(|f| *f == k)
+    }
+
+    fn placeholder(&mut self, value: &str, kind: &str) -> String {
+        if let Some((p, _)) = self.known.get(value) {
+            return p.clone();
+        }
+        let n = self.counters.entry(kind.to_string()).or_insert(0);
+        *n += 1;
+        let p = format!("<withheld:{kind}:{n}>");
+        self.known
+            .insert(value.to_string(), (p.clone(), kind.to_string()));
+        self.known_regex = None;
+        p
+    }
+
+    /// Redact a whole transcript. Tool schemas are developer configuration
+    /// and are left as they are.
+    pub fn redact_transcript(&mut self, t: &Transcript) -> (Transcript, Vec<Redaction>) {
+        // Pass 1: collect values under personal-data keys, so that a name in a
+        // field is also caught where it reappears in free text.
+        for m in &t.messages {
+            for p in &m.parts {
+                for v in structured_values(&p.part) {
+                    self.collect(&v, false);
+                }
+            }
+        }
+        let mut out = t.clone();
+        let mut log = Vec::new();
+        for (i, text) in out.instructions.iter_mut().enumerate() {
+            *text = self.redact_str(text, &format!("instructions.{i}"), &mut log);
+        }
+        for (mi, m) in out.messages.iter_mut().enumerate() {
+            for (pi, p) in m.parts.iter_mut().enumerate() {
+                let item = format!("m{mi}.p{pi}");
+                match &mut p.part {
+                    Part::Text(s) | Part::SystemText(s) => *s = self.redact_str(s, &item, &mut log),
+                    Part::ToolCall { args, .. } => self.redact_value(args, &item, &mut log),
+                    Part::ToolResult { content, .. } | Part::RetryPrompt { content, .. } => {
+                        self.redact_value(content, &item, &mut log)
+                    }
+                    Part::Opaque(v) => self.redact_value(v, &item, &mut log),
+                }
+            }
+        }
+        (out, log)
+    }
+
+    fn collect(&mut self, v: &Value, under_field: bool) {
+        match v {
+            Value::Object(map) => {
+                for (k, child) in map {
+                    let field = under_field || self.is_field(k);
+                    if field && !child.is_object() && !child.is_array() {
+                        if let Some(s) = scalar_text(child) {
+                            if !is_withheld(&s) && s.chars().count() >= MIN_FREE_TEXT_LEN {
+                                self.placeholder(&s, &k.to_lowercase());
+                            }
+                        }
+                    } else {
+                        self.collect(child, field);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for item in items {
+                    // Scalars in a list under a personal-data key are personal too.
+                    if under_field && !item.is_object() && !item.is_array() {
+                        if let Some(s) = scalar_text(item) {
+                            if !is_withheld(&s) && s.chars().count() >= MIN_FREE_TEXT_LEN {
+                                self.placeholder(&s, "personal");
+                            }
+                        }
+                    } else {
+                        self.collect(item, under_field);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn redact_value(&mut self, v: &mut Value, item: &str, log: &mut Vec<Redaction>) {
+        match v {
+            Value::String(s) => *s = self.redact_str(s, item, log),
+            Value::Array(items) => {
+                for x in items {
+                    self.redact_value(x, item, log);
+                }
+            }
+            Value::Object(map) => {
+                let keys: Vec<String> = map.keys().cloned().collect();
+                for k in keys {
+                    let is_field = self.is_field(&k);
+                    let Some(child) = map.get_mut(&k) else { continue };
+                    if is_field && !child.is_object() && !child.is_array() && !child.is_null() {
+                        let text = scalar_text(child).unwrap_or_default();
+                        if is_withheld(&text) || text.is_empty() {
+                            continue;
+                        }
+                        let kind = k.to_lowercase();
+                        let placeholder = self.placeholder(&text, &kind);
+                        log.push(Redaction {
+                            item: format!("{item}:{k}"),
+                            rule: format!("personal_data.fields.{kind}"),
+                            placeholder: placeholder.clone(),
+                        });
+                        *child = Value::String(placeholder);
+                    } else if is_field {
+                        // Everything inside a personal-data key is personal.
+                        self.redact_all_scalars(child, &k.to_lowercase(), item, log);
+                    } else {
+                        self.redact_value(child, item, log);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn redact_all_scalars(&mut self, v: &mut Value, kind: &str, item: &str, log: &mut Vec<Redaction>) {
+        match v {
+            Value::Array(items) => items
+                .iter_mut()
+                .for_each(|x| self.redact_all_scalars(x, kind, item, log)),
+            Value::Object(map) => map
+                .values_mut()
+                .for_each(|x| self.redact_all_scalars(x, kind, item, log)),
+            Value::Null | Value::Bool(_) => {}
+            scalar => {
+                let text = scalar_text(scalar).unwrap_or_default();
+                if text.is_empty() || is_withheld(&text) {
+                    return;
+                }
+                let placeholder = self.placeholder(&text, kind);
+                log.push(Redaction {
+                    item: item.to_string(),
+                    rule: format!("personal_data.fields.{kind}"),
+                    placeholder: placeholder.clone(),
+                });
+                *scalar = Value::String(placeholder);
+            }
+        }
+    }
+
+    fn known_regex(&mut self) -> Option<&Regex> {
+        if self.known_regex.is_none() && !self.known.is_empty() {
+            let mut values: Vec<&String> = self
+                .known
+                .keys()
+                .filter(|v| v.chars().count() >= MIN_FREE_TEXT_LEN)
+                .collect();
+            values.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+            let alternatives: Vec<String> = values
+                .iter()
+                .flat_map(|v| {
+                    // The value as written, and as it appears inside JSON text.
+                    let escaped = serde_json::to_string(v).unwrap_or_default();
+                    let escaped = escaped.trim_matches('"').to_string();
+                    let mut forms = vec![bounded(v)];
+                    if escaped != **v {
+                        forms.push(bounded(&escaped));
+                    }
+                    forms
+                })
+                .collect();
+            if alternatives.is_empty() {
+                return None;
+            }
+            self.known_regex = Regex::new(&alternatives.join("|")).ok();
+        }
+        self.known_regex.as_ref()
+    }
+
+    /// Redact free text: known values first, then the patterns.
+    pub fn redact_str(&mut self, s: &str, item: &str, log: &mut Vec<Redaction>) -> String {
+        let mut text = s.to_string();
+        if let Some(re) = self.known_regex().cloned() {
+            let mut out = String::with_capacity(text.len());
+            let mut last = 0;
+            for m in re.find_iter(&text) {
+                out.push_str(&text[last..m.start()]);
+                let found = m.as_str();
+                let (placeholder, kind) = self
+                    .known
+                    .get(found)
+                    .cloned()
+                    .or_else(|| {
+                        // An escaped form: map back to its raw value.
+                        let raw: String = serde_json::from_str(&format!("\"{found}\"")).ok()?;
+                        self.known.get(&raw).cloned()
+                    })
+                    .unwrap_or_else(|| ("<withheld:personal>".into(), "personal".into()));
+                log.push(Redaction {
+                    item: item.to_string(),
+                    rule: format!("personal_data.fields.{kind}"),
+                    placeholder: placeholder.clone(),
+                });
+                out.push_str(&placeholder);
+                last = m.end();
+            }
+            out.push_str(&text[last..]);
+            text = out;
+        }
+        for pi in 0..self.patterns.len() {
+            let regex = self.patterns[pi].regex.clone();
+            let name = self.patterns[pi].name.clone();
+            let mut out = String::with_capacity(text.len());
+            let mut last = 0;
+            for m in regex.find_iter(&text) {
+                let found = m.as_str();
+                if is_withheld(found) || !valid_match(&name, found) {
+                    continue;
+                }
+                out.push_str(&text[last..m.start()]);
+                let placeholder = self.placeholder(found, &name);
+                log.push(Redaction {
+                    item: item.to_string(),
+                    rule: format!("personal_data.patterns.{name}"),
+                    placeholder: placeholder.clone(),
+                });
+                out.push_str(&placeholder);
+                last = m.end();
+            }
+            out.push_str(&text[last..]);
+            text = out;
+        }
+        text
+    }
+
+    /// Redact model-written text (a summary) with what this run collected.
+    pub fn redact_generated(&mut self, s: &str, item: &str) -> (String, Vec<Redaction>) {
+        let mut log = Vec::new();
+        let out = self.redact_str(s, item, &mut log);
+        (out, log)
+    }
+
+    /// The kind of the first personal-data value found in `text`, if any:
+    /// a value this run withheld, or a fresh pattern match.
+    pub fn find_leak(&mut self, text: &str) -> Option<String> {
+        if let Some(re) = self.known_regex().cloned() {
+            if let Some(m) = re.find(text) {
+                let kind = self
+                    .known
+                    .get(m.as_str())
+                    .map(|(_, k)| k.clone())
+                    .unwrap_or_else(|| "personal".into());
+                return Some(kind);
+            }
+        }
+        for p in &self.patterns {
+            for m in p.regex.find_iter(text) {
+                if !is_withheld(m.as_str()) && valid_match(&p.name, m.as_str()) {
+                    return Some(p.name.clone());
+                }
+            }
+        }
+        None
+    }
+}
+
+fn bounded(v: &str) -> String {
+    let escaped = regex::escape(v);
+    let starts_word = v.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let ends_word = v.chars().last().is_some_and(|c| c.is_alphanumeric() || c == '_');
+    format!(
+        "{}{}{}",
+        if starts_word { r"\b" } else { "" },
+        escaped,
+        if ends_word { r"\b" } else { "" }
+    )
+}
+
+fn is_withheld(s: &str) -> bool {
+    s.starts_with("<withheld:")
+}
+
+fn scalar_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// The structured values of a part worth scanning for personal-data keys;
+/// JSON held in strings is parsed.
+fn structured_values(p: &Part) -> Vec<Value> {
+    let v = match p {
+        Part::ToolCall { args, .. } => args,
+        Part::ToolResult { content, .. } | Part::RetryPrompt { content, .. } => content,
+        Part::Opaque(v) => v,
+        Part::Text(s) | Part::SystemText(s) => {
+            return crate::evidence::parse_json_text(s).into_iter().collect()
+        }
+    };
+    match crate::evidence::structured(v) {
+        Some(parsed) => vec![parsed],
+        None => vec![v.clone()],
+    }
+}
+
+/// Checksums keep ordinary long numbers from being taken for cards or IBANs.
+fn valid_match(pattern: &str, found: &str) -> bool {
+    match pattern {
+        "card_number" | "card" => luhn_valid(found),
+        "iban" => iban_valid(found),
+        _ => true,
+    }
+}
+
+pub fn luhn_valid(s: &str) -> bool {
+    let digits: Vec<u32> = s.chars().filter_map(|c| c.to_digit(10)).collect();
+    if digits.len() < 13 || digits.len() > 19 {
+        return false;
+    }
+    let sum: u32 = digits
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(i, &d)| {
+            if i % 2 == 1 {
+                let x = d * 2;
+                if x > 9 {
+                    x - 9
+                } else {
+                    x
+                }
+            } else {
+                d
+            }
+        })
+        .sum();
+    sum % 10 == 0
+}
+
+pub fn iban_valid(s: &str) -> bool {
+    let compact: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    if compact.len() < 15 || compact.len() > 34 {
+        return false;
+    }
+    let rearranged = format!("{}{}", &compact[4..], &compact[..4]);
+    let mut rem: u64 = 0;
+    for c in rearranged.chars() {
+        let chunk = match c.to_digit(36) {
+            Some(d) => d as u64,
+            None => return false,
+        };
+        rem = if chunk >= 10 {
+            (rem * 100 + chunk) % 97
+        } else {
+            (rem * 10 + chunk) % 97
+        };
+    }
+    rem == 1
+}

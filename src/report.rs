@@ -1,0 +1,105 @@
+//! The compaction report: the same request measured before and after, in
+//! tokens, with the floor rule.
+
+use serde::Serialize;
+
+use crate::audit::PrecedenceItem;
+use crate::summarize::SummarizerMetrics;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Tokens {
+    pub before: usize,
+    pub after: usize,
+    /// Instructions plus tool schemas of the compacted request (the kernel
+    /// included, when governed).
+    pub fixed_overhead: usize,
+    pub kernel: usize,
+    pub pinned: usize,
+    pub summary: usize,
+    pub tail: usize,
+    /// Framing lines and the may-persist list of the continuity block.
+    pub framing: usize,
+    pub may_persist: usize,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Floor {
+    /// The policy's trigger, in tokens.
+    pub trigger: usize,
+    /// Fixed overhead + 2 × what remains after compaction.
+    pub required: usize,
+    pub met: bool,
+    /// What remains after compaction above the fixed overhead.
+    pub remains: usize,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct TriggerCheck {
+    pub threshold: usize,
+    pub input_tokens: usize,
+    pub min_new_tool_results: usize,
+    pub new_tool_results: usize,
+    /// Whether the policy's trigger rule would fire on this input.
+    pub would_trigger: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SummarizerReport {
+    pub name: String,
+    /// Tokens of the summarizer's input for this strategy.
+    pub input_tokens: usize,
+    /// Tokens of everything older than the tail (the summary-only input), for
+    /// comparison with the narrower governed input.
+    pub full_input_tokens: usize,
+    pub words: usize,
+    pub capped: bool,
+    pub latency_ms: f64,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub model: Option<SummarizerMetrics>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Counts {
+    pub messages_before: usize,
+    pub messages_after: usize,
+    pub pins: usize,
+    pub pins_carried: usize,
+    pub pins_superseded: usize,
+    pub pins_in_tail: usize,
+    pub stubs: usize,
+    pub redactions: usize,
+    pub may_persist_listed: usize,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Identity {
+    pub id: String,
+    pub version: String,
+    pub sha256: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Report {
+    pub input: String,
+    pub format: String,
+    pub strategy: String,
+    pub tokenizer: String,
+    pub kernel: Identity,
+    pub policy: Identity,
+    pub tokens: Tokens,
+    pub reduction_pct: f64,
+    pub floor: Floor,
+    pub trigger: TriggerCheck,
+    pub summarizer: SummarizerReport,
+    pub counts: Counts,
+    /// Must-persist items checked after the rebuild (governed only).
+    pub precedence: Vec<PrecedenceItem>,
+}
+
+pub fn reduction_pct(before: usize, after: usize) -> f64 {
+    if before == 0 {
+        return 0.0;
+    }
+    let pct = (before as f64 - after as f64) / before as f64 * 100.0;
+    (pct * 10.0).round() / 10.0
+}

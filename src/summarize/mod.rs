@@ -1,0 +1,131 @@
+//! Summarizers plug in behind one trait and are chosen by name.
+//!
+//! In the governed strategy the summary is advisory and its input is only the
+//! narrative (what was said and asked, not what is pinned anyway); in
+//! summary-only it is everything older than the tail.
+
+mod extractive;
+
+pub use extractive::Extractive;
+
+use serde::Serialize;
+
+use crate::error::{Error, InputError};
+
+/// What a narrative item is, so a summarizer can weigh it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NarrativeKind {
+    UserText,
+    AssistantText,
+    /// A tool call with its arguments, written by the assistant.
+    ToolCall,
+    /// A tool result: in full (summary-only) or as an id and stub (governed).
+    ToolResult,
+    SystemText,
+    /// The advisory summary written at an earlier compaction.
+    PriorSummary,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NarrativeItem {
+    /// The input item this came from (`m{i}.p{j}`).
+    pub item: String,
+    pub kind: NarrativeKind,
+    pub text: String,
+}
+
+/// The prompt variant a summarizer should use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SummaryJob {
+    /// Everything older than the tail; the summary is all that remains of it.
+    SummaryOnly,
+    /// The narrative only; kernel and evidence are carried elsewhere.
+    Governed,
+}
+
+pub struct SummaryRequest<'a> {
+    pub job: SummaryJob,
+    pub items: &'a [NarrativeItem],
+    pub word_cap: usize,
+}
+
+/// Measurements a model-backed summarizer reports for each compaction.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SummarizerMetrics {
+    pub load_ms: f64,
+    pub prompt_tokens: usize,
+    pub prefill_tokens_per_s: f64,
+    pub generated_tokens: usize,
+    pub decode_tokens_per_s: f64,
+    pub latency_ms: f64,
+    pub peak_memory_bytes: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SummaryOutput {
+    pub text: String,
+    pub metrics: Option<SummarizerMetrics>,
+}
+
+pub trait Summarizer {
+    fn name(&self) -> &str;
+    fn summarize(&mut self, request: &SummaryRequest<'_>) -> Result<SummaryOutput, Error>;
+}
+
+/// The empty summary: a baseline that shows what the rest carries alone.
+pub struct NoSummary;
+
+impl Summarizer for NoSummary {
+    fn name(&self) -> &str {
+        "none"
+    }
+    fn summarize(&mut self, _request: &SummaryRequest<'_>) -> Result<SummaryOutput, Error> {
+        Ok(SummaryOutput {
+            text: String::new(),
+            metrics: None,
+        })
+    }
+}
+
+pub const AVAILABLE: &[&str] = &["none", "extractive"];
+
+/// Look a summarizer up by its CLI name.
+pub fn by_name(name: &str) -> Result<Box<dyn Summarizer>, InputError> {
+    match name {
+        "none" => Ok(Box::new(NoSummary)),
+        "extractive" => Ok(Box::new(Extractive::default())),
+        other => Err(InputError::UnknownSummarizer {
+            name: other.to_string(),
+            available: AVAILABLE.join(", "),
+        }),
+    }
+}
+
+/// Cut text to at most `cap` words, ending at a word boundary.
+pub fn cap_words(text: &str, cap: usize) -> (String, bool) {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.len() <= cap {
+        (words.join(" "), false)
+    } else {
+        (words[..cap].join(" "), true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cap_words_cuts_and_reports() {
+        assert_eq!(cap_words("a b  c", 5), ("a b c".to_string(), false));
+        assert_eq!(cap_words("a b c d", 2), ("a b".to_string(), true));
+    }
+
+    #[test]
+    fn unknown_summarizer_lists_the_available_ones() {
+        let err = by_name("gpt-9").err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(err.contains("gpt-9") && err.contains("extractive"), "{err}");
+    }
+}

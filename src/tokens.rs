@@ -1,0 +1,90 @@
+//! Exact token counts with a real tokenizer (`tokenizers` crate).
+//!
+//! The default is SmolLM2-135M's tokenizer, built from its GGUF vocabulary and
+//! shipped in `tokenizers/`, so counting works offline with no download.
+
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, InputError, Source};
+
+/// Anything that counts tokens; the pipeline only needs this.
+pub trait TokenCount {
+    fn count(&self, text: &str) -> Result<usize, Error>;
+    /// A short name for reports.
+    fn name(&self) -> &str;
+}
+
+pub const DEFAULT_TOKENIZER_NAME: &str = "smollm2-135m";
+const DEFAULT_TOKENIZER_JSON: &[u8] = include_bytes!("../tokenizers/smollm2-135m.json");
+
+pub struct TokenCounter {
+    tokenizer: tokenizers::Tokenizer,
+    name: String,
+    pub sha256: String,
+}
+
+impl TokenCounter {
+    /// The bundled default tokenizer.
+    pub fn default_tokenizer() -> Result<Self, Error> {
+        Self::from_bytes(DEFAULT_TOKENIZER_JSON, DEFAULT_TOKENIZER_NAME)
+            .map_err(|e| Error::Internal(format!("bundled tokenizer: {e}")))
+    }
+
+    /// A `tokenizer.json` file.
+    pub fn from_file(path: &Path) -> Result<Self, InputError> {
+        let source = Source::path(path);
+        let bytes = std::fs::read(path).map_err(|e| InputError::Unreadable {
+            file: source.clone(),
+            message: e.to_string(),
+        })?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_else(|| "tokenizer".into());
+        Self::from_bytes(&bytes, &name).map_err(|message| InputError::InvalidTokenizer { file: source, message })
+    }
+
+    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Self, String> {
+        let mut tokenizer = tokenizers::Tokenizer::from_bytes(bytes).map_err(|e| e.to_string())?;
+        // Counting needs every token: no truncation, no padding.
+        tokenizer
+            .with_truncation(None)
+            .map_err(|e| e.to_string())?
+            .with_padding(None);
+        Ok(TokenCounter {
+            tokenizer,
+            name: name.to_string(),
+            sha256: hex::encode(Sha256::digest(bytes)),
+        })
+    }
+
+    pub fn from_tokenizer(mut tokenizer: tokenizers::Tokenizer, name: &str) -> Self {
+        if tokenizer.with_truncation(None).is_ok() {
+            tokenizer.with_padding(None);
+        }
+        TokenCounter {
+            tokenizer,
+            name: name.to_string(),
+            sha256: String::new(),
+        }
+    }
+}
+
+impl TokenCount for TokenCounter {
+    fn count(&self, text: &str) -> Result<usize, Error> {
+        if text.is_empty() {
+            return Ok(0);
+        }
+        // No special tokens: we count the text itself, not a chat template.
+        self.tokenizer
+            .encode(text, false)
+            .map(|e| e.len())
+            .map_err(|e| Error::Tokenizer(e.to_string()))
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
