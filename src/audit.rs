@@ -83,12 +83,15 @@ pub struct PrecedenceItem {
 }
 
 /// Every must-persist text must appear verbatim in the compacted request.
+/// Whole lines (pins) are looked up in a line index, so the check stays
+/// linear in the request size.
 pub fn precedence_check(output_text: &str, must_persist: &[(String, String)]) -> Vec<PrecedenceItem> {
+    let lines: std::collections::HashSet<&str> = output_text.lines().collect();
     must_persist
         .iter()
         .map(|(item, text)| PrecedenceItem {
             item: item.clone(),
-            present: output_text.contains(text.as_str()),
+            present: lines.contains(text.as_str()) || output_text.contains(text.as_str()),
         })
         .collect()
 }

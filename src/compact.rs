@@ -136,9 +136,9 @@ pub fn compact(
             word_cap: rules.summary_words,
         })?
     };
-    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let (capped_text, capped) = cap_words(&output.text, rules.summary_words);
-    let (summary, summary_redactions) = redactor.redact_generated(&capped_text, "summary");
+    let latency_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    let (redacted, summary_redactions) = redactor.redact_generated(&output.text, "summary");
+    let (summary, capped) = cap_words(&redacted, rules.summary_words);
 
     // Rebuild.
     let block = rebuild::continuity_block(kernel, &pins, &may_lines, &summary);

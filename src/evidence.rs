@@ -192,10 +192,10 @@ pub fn carried_pins(t: &Transcript) -> Vec<Pin> {
                 }
                 match parse_pin_line(line) {
                     Some((call_id, record_id)) => out.push(Pin {
+                        line: normalize_pin_line(line, &call_id, &record_id),
                         call_id,
                         tool: String::new(),
                         record_id,
-                        line: line.to_string(),
                         source_item: format!("carried:m{mi}.p{pi}"),
                         message: mi,
                     }),
@@ -205,6 +205,18 @@ pub fn carried_pins(t: &Transcript) -> Vec<Pin> {
         }
     }
     out
+}
+
+/// `- [CALL] ID: field=ID ...` repeats the id; carried forward as
+/// `- [CALL] field=ID ...`, every field still verbatim.
+fn normalize_pin_line(line: &str, call_id: &str, record_id: &str) -> String {
+    let prefix = format!("- [{call_id}] {record_id}: ");
+    match line.strip_prefix(&prefix) {
+        Some(rest) if rest.split_whitespace().next().and_then(|f| f.split_once('=')).map(|(_, v)| v) == Some(record_id) => {
+            format!("- [{call_id}] {rest}")
+        }
+        _ => line.to_string(),
+    }
 }
 
 /// `- [CALL] LABEL: ...` (the reference's style) or `- [CALL] field=ID ...`.
@@ -258,5 +270,10 @@ mod tests {
             Some(("call_9".into(), "TX-9".into()))
         );
         assert_eq!(parse_pin_line("SUMMARY: nothing"), None);
+        assert_eq!(
+            normalize_pin_line("- [t1] SE-1: event_id=SE-1 date=x", "t1", "SE-1"),
+            "- [t1] event_id=SE-1 date=x"
+        );
+        assert_eq!(normalize_pin_line("- [t1] SE-1: note=y", "t1", "SE-1"), "- [t1] SE-1: note=y");
     }
 }

@@ -323,3 +323,87 @@ fn to_canonical_json(v: &toml::Value) -> serde_json::Value {
 
 /// A commented template for `continuity kernel init`.
 pub const TEMPLATE: &str = include_str!("kernel_template.toml");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    const K: &str = r#"
+id = "M-1"
+version = "2"
+objective = "Do the thing."
+permissions = ["read"]
+[[prohibition]]
+id = "no-export"
+text = "Never send an export outside the company domain."
+tools = ["send_email"]
+effect = "deny"
+source = "policy://data/v4"
+version = "4"
+scope = ["tenant:acme"]
+expires_at = "2027-06-30T00:00:00Z"
+"#;
+
+    fn src() -> Source {
+        Source("k.toml".into())
+    }
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 30, 0, 0, 0).unwrap()
+    }
+
+    #[test]
+    fn hash_ignores_comments_and_key_order_but_not_content() {
+        let a = MissionKernel::from_toml(K, &src(), now()).unwrap();
+        let reordered = K.replace("id = \"M-1\"\nversion = \"2\"", "version = \"2\"\n# a comment\nid = \"M-1\"");
+        let b = MissionKernel::from_toml(&reordered, &src(), now()).unwrap();
+        assert_eq!(a.sha256, b.sha256);
+        let changed = K.replace("outside the company", "outside the");
+        let c = MissionKernel::from_toml(&changed, &src(), now()).unwrap();
+        assert_ne!(a.sha256, c.sha256);
+        let extra = format!("{K}\n[conditions]\nmax_amount = 100\n");
+        let d = MissionKernel::from_toml(&extra, &src(), now()).unwrap();
+        assert_ne!(a.sha256, d.sha256, "extra keys are part of the kernel");
+    }
+
+    #[test]
+    fn pinned_hash_is_enforced() {
+        let k = MissionKernel::from_toml(K, &src(), now()).unwrap();
+        let pinned = format!("sha256 = \"{}\"\n{K}", k.sha256);
+        assert!(MissionKernel::from_toml(&pinned, &src(), now()).is_ok());
+        let tampered = pinned.replace("Never send", "Feel free to send");
+        let err = MissionKernel::from_toml(&tampered, &src(), now()).unwrap_err();
+        assert!(matches!(err, InputError::KernelHashMismatch { .. }), "{err}");
+    }
+
+    #[test]
+    fn expiry_is_checked_against_now() {
+        let later = Utc.with_ymd_and_hms(2027, 7, 1, 0, 0, 0).unwrap();
+        let err = MissionKernel::from_toml(K, &src(), later).unwrap_err();
+        assert!(err.to_string().contains("refresh governance state"), "{err}");
+    }
+
+    #[test]
+    fn missing_and_wrong_fields_are_named() {
+        let no_objective = K.replace("objective = \"Do the thing.\"\n", "");
+        let err = MissionKernel::from_toml(&no_objective, &src(), now()).unwrap_err().to_string();
+        assert!(err.contains("k.toml") && err.contains("missing field `objective`"), "{err}");
+        let bad_effect = K.replace("effect = \"deny\"", "effect = \"maybe\"");
+        let err = MissionKernel::from_toml(&bad_effect, &src(), now()).unwrap_err().to_string();
+        assert!(err.contains("prohibition 1 (`no-export`)") && err.contains("maybe"), "{err}");
+        let no_tools = K.replace("tools = [\"send_email\"]\n", "");
+        let err = MissionKernel::from_toml(&no_tools, &src(), now()).unwrap_err().to_string();
+        assert!(err.contains("missing field `tools`"), "{err}");
+    }
+
+    #[test]
+    fn render_opens_with_the_authority_line_and_strips_cleanly() {
+        let k = MissionKernel::from_toml(K, &src(), now()).unwrap();
+        let r = k.render();
+        assert!(r.starts_with(KERNEL_OPENING));
+        assert!(r.contains("Never send an export outside the company domain."));
+        let instructions = format!("Base prompt.\n\n{r}");
+        assert_eq!(strip_rendered_kernels(&instructions), "Base prompt.");
+    }
+}

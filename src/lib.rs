@@ -11,6 +11,7 @@ pub mod classify;
 pub mod compact;
 pub mod error;
 pub mod evidence;
+pub mod facts;
 pub mod formats;
 pub mod io;
 pub mod kernel;

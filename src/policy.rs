@@ -149,3 +149,26 @@ impl RetentionPolicy {
             .filter(|f| !f.is_empty())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_overrides() {
+        let p = RetentionPolicy::from_toml("[compaction]\nsummary_words = 80\n[evidence.pins]\nget_x = [\"x_id\", \"status\"]\nlist_x = []\n", &Source("p".into())).unwrap();
+        assert_eq!(p.compaction.summary_words, 80);
+        assert_eq!(p.compaction.trigger_tokens, 11_000);
+        assert_eq!(p.pin_fields("get_x").map(|f| f.len()), Some(2));
+        assert_eq!(p.pin_fields("list_x"), None, "bulk views are never pinned");
+        assert_eq!(p.pin_fields("unknown"), None);
+    }
+
+    #[test]
+    fn typos_and_bad_regexes_are_errors() {
+        let err = RetentionPolicy::from_toml("[compaction]\nsumary_words = 80\n", &Source("p.toml".into())).unwrap_err().to_string();
+        assert!(err.contains("p.toml") && err.contains("sumary_words"), "{err}");
+        let err = RetentionPolicy::from_toml("[personal_data.patterns]\nx = '('\n", &Source("p.toml".into())).unwrap_err().to_string();
+        assert!(err.contains("personal_data.patterns.x"), "{err}");
+    }
+}

@@ -14,11 +14,14 @@ use crate::error::Error;
 use crate::policy::PersonalDataRules;
 use crate::transcript::{Part, Transcript};
 
+/// Keys that are personal data in any schema. Ambiguous keys such as `name`
+/// or `address` (tool names, product names, network addresses) are personal
+/// only when a policy says so.
 const BUILTIN_FIELDS: &[&str] = &[
-    "name", "full_name", "first_name", "last_name", "email", "phone", "owner_phone",
-    "phone_number", "mobile", "address", "billing_address", "shipping_address", "street",
-    "card", "card_number", "iban", "ssn", "dob", "date_of_birth", "birth_date", "passport",
-    "tax_id",
+    "full_name", "first_name", "last_name", "email", "email_address", "phone", "owner_phone",
+    "phone_number", "mobile", "billing_address", "shipping_address", "home_address", "street",
+    "card_number", "iban", "ssn", "dob", "date_of_birth", "birth_date", "passport",
+    "passport_number", "tax_id",
 ];
 
 const BUILTIN_PATTERNS: &[(&str, &str)] = &[
@@ -51,6 +54,8 @@ pub struct Redactor {
     patterns: Vec<Pattern>,
     /// value → (placeholder, kind)
     known: HashMap<String, (String, String)>,
+    /// Values also searched for in free text (not identifier-like).
+    propagate: Vec<String>,
     counters: HashMap<String, usize>,
     known_regex: Option<Regex>,
 }
@@ -86,6 +91,7 @@ impl Redactor {
             fields,
             patterns,
             known: HashMap::new(),
+            propagate: Vec::new(),
             counters: HashMap::new(),
             known_regex: None,
         })
@@ -105,7 +111,10 @@ impl Redactor {
         let p = format!("<withheld:{kind}:{n}>");
         self.known
             .insert(value.to_string(), (p.clone(), kind.to_string()));
-        self.known_regex = None;
+        if value.chars().count() >= MIN_FREE_TEXT_LEN && !identifier_like(value) {
+            self.propagate.push(value.to_string());
+            self.known_regex = None;
+        }
         p
     }
 
@@ -240,12 +249,8 @@ impl Redactor {
     }
 
     fn known_regex(&mut self) -> Option<&Regex> {
-        if self.known_regex.is_none() && !self.known.is_empty() {
-            let mut values: Vec<&String> = self
-                .known
-                .keys()
-                .filter(|v| v.chars().count() >= MIN_FREE_TEXT_LEN)
-                .collect();
+        if self.known_regex.is_none() && !self.propagate.is_empty() {
+            let mut values: Vec<&String> = self.propagate.iter().collect();
             values.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
             let alternatives: Vec<String> = values
                 .iter()
@@ -331,27 +336,18 @@ impl Redactor {
         (out, log)
     }
 
-    /// The kind of the first personal-data value found in `text`, if any:
-    /// a value this run withheld, or a fresh pattern match.
+    /// The kind of the first value this run withheld that appears in `text`.
+    /// Patterns are not re-run here: every conversation string already went
+    /// through them, and our own numbers (hashes, timings) would trip them.
     pub fn find_leak(&mut self, text: &str) -> Option<String> {
-        if let Some(re) = self.known_regex().cloned() {
-            if let Some(m) = re.find(text) {
-                let kind = self
-                    .known
-                    .get(m.as_str())
-                    .map(|(_, k)| k.clone())
-                    .unwrap_or_else(|| "personal".into());
-                return Some(kind);
-            }
-        }
-        for p in &self.patterns {
-            for m in p.regex.find_iter(text) {
-                if !is_withheld(m.as_str()) && valid_match(&p.name, m.as_str()) {
-                    return Some(p.name.clone());
-                }
-            }
-        }
-        None
+        let re = self.known_regex()?.clone();
+        let m = re.find(text)?;
+        let kind = self
+            .known
+            .get(m.as_str())
+            .map(|(_, k)| k.clone())
+            .unwrap_or_else(|| "personal".into());
+        Some(kind)
     }
 }
 
@@ -365,6 +361,15 @@ fn bounded(v: &str) -> String {
         escaped,
         if ends_word { r"\b" } else { "" }
     )
+}
+
+/// Lowercase identifiers (`status`, `claim_id`) are schema words, not
+/// someone's data: replacing them in free text would corrupt it.
+fn identifier_like(s: &str) -> bool {
+    s.chars().any(|c| c.is_ascii_lowercase())
+        && s
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-' | '.'))
 }
 
 fn is_withheld(s: &str) -> bool {
