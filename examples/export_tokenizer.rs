@@ -30,7 +30,11 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(name: &str, out: &Path, explicit: Option<&Path>) -> Result<(), Box<dyn std::error::Error>> {
+fn run(
+    name: &str,
+    out: &Path,
+    explicit: Option<&Path>,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let gguf = resolve_model(name, explicit)?;
     let tok = tokenizer_from_gguf(&gguf)?;
     // Compact JSON: the pretty form is several times larger for no reader benefit.

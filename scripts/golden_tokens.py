@@ -65,6 +65,9 @@ COMMON_TEXTS = [
     "a" * 64,
     "1" * 40,
     "!!!??? ... --- *** ### @@@",
+    # Literal marker texts: llama.cpp treats some ordinary vocab entries as
+    # control tokens by their text (Qwen2.5's normal `</s>` becomes one id).
+    "end </s> unk <unk> bos <s> eos <eos> pad <|endoftext|>",
 ]
 
 

@@ -28,28 +28,53 @@ fn root() -> PathBuf {
 }
 
 fn fixture(model: &str) -> Fixture {
-    let path = root().join("tests/fixtures/tokenizer").join(format!("{model}.json"));
+    let path = root()
+        .join("tests/fixtures/tokenizer")
+        .join(format!("{model}.json"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let fx: Fixture = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let fx: Fixture =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert_eq!(fx.model, model);
-    assert!(fx.cases.len() >= 30, "{model}: only {} cases", fx.cases.len());
+    assert!(
+        fx.cases.len() >= 30,
+        "{model}: only {} cases",
+        fx.cases.len()
+    );
     fx
 }
 
 /// Exact ids with BOS/EOS as llama.cpp `add_special=true`, the same without
 /// them as `add_special=false`, and lossless decoding.
 fn assert_matches_fixture(tok: &Tokenizer, fx: &Fixture, what: &str) {
-    let bos_ids: Vec<u32> = tok.encode("", true).expect("encode empty").get_ids().to_vec();
+    let bos_ids: Vec<u32> = tok
+        .encode("", true)
+        .expect("encode empty")
+        .get_ids()
+        .to_vec();
     let mut failures = Vec::new();
     for case in &fx.cases {
-        let got = tok.encode(case.text.as_str(), true).expect("encode").get_ids().to_vec();
+        let got = tok
+            .encode(case.text.as_str(), true)
+            .expect("encode")
+            .get_ids()
+            .to_vec();
         if got != case.ids {
-            failures.push(format!("  text {:?}\n    llama.cpp {:?}\n    ours      {:?}", case.text, case.ids, got));
+            failures.push(format!(
+                "  text {:?}\n    llama.cpp {:?}\n    ours      {:?}",
+                case.text, case.ids, got
+            ));
             continue;
         }
-        let plain = tok.encode(case.text.as_str(), false).expect("encode").get_ids().to_vec();
+        let plain = tok
+            .encode(case.text.as_str(), false)
+            .expect("encode")
+            .get_ids()
+            .to_vec();
         if got != [bos_ids.as_slice(), plain.as_slice()].concat() {
-            failures.push(format!("  text {:?}: add_special=false gave {plain:?}", case.text));
+            failures.push(format!(
+                "  text {:?}: add_special=false gave {plain:?}",
+                case.text
+            ));
         }
         let decoded = tok.decode(&plain, false).expect("decode");
         if decoded != case.text {
@@ -79,7 +104,9 @@ fn gguf_or_skip(model: &str) -> Option<PathBuf> {
 
 fn check_model(model: &str) {
     let fx = fixture(model);
-    let Some(path) = gguf_or_skip(model) else { return };
+    let Some(path) = gguf_or_skip(model) else {
+        return;
+    };
     let tok = tokenizer_from_gguf(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert_matches_fixture(&tok, &fx, &format!("{model} ({})", path.display()));
 }
@@ -104,16 +131,23 @@ fn gemma3_matches_llama_cpp() {
 fn committed_smollm2_tokenizer_json_matches_llama_cpp() {
     let path = root().join("tokenizers/smollm2-135m.json");
     let tok = Tokenizer::from_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert_matches_fixture(&tok, &fixture("smollm2-135m"), "tokenizers/smollm2-135m.json");
+    assert_matches_fixture(
+        &tok,
+        &fixture("smollm2-135m"),
+        "tokenizers/smollm2-135m.json",
+    );
 }
 
 /// When the GGUF is present, the committed JSON must be what the builder
 /// produces today (regenerate with the command in tokenizers/README.md).
 #[test]
 fn committed_smollm2_tokenizer_json_is_current() {
-    let Some(gguf) = gguf_or_skip("smollm2-135m") else { return };
+    let Some(gguf) = gguf_or_skip("smollm2-135m") else {
+        return;
+    };
     let built = tokenizer_from_gguf(&gguf).expect("build");
-    let committed = Tokenizer::from_file(root().join("tokenizers/smollm2-135m.json")).expect("load");
+    let committed =
+        Tokenizer::from_file(root().join("tokenizers/smollm2-135m.json")).expect("load");
     let fx = fixture("smollm2-135m");
     for case in &fx.cases {
         let a = built.encode(case.text.as_str(), true).expect("encode");

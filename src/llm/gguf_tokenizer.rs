@@ -33,8 +33,8 @@ use tokenizers::decoders::sequence::Sequence as DecoderSequence;
 use tokenizers::decoders::strip::Strip;
 use tokenizers::decoders::DecoderWrapper;
 use tokenizers::models::bpe::{Vocab, BPE};
-use tokenizers::normalizers::{Prepend, Replace, Sequence as NormalizerSequence};
 use tokenizers::normalizers::NormalizerWrapper;
+use tokenizers::normalizers::{Prepend, Replace, Sequence as NormalizerSequence};
 use tokenizers::pre_tokenizers::byte_level::ByteLevel;
 use tokenizers::pre_tokenizers::sequence::Sequence as PreSequence;
 use tokenizers::pre_tokenizers::split::{Split, SplitPattern};
@@ -46,7 +46,10 @@ use tokenizers::{AddedToken, SplitDelimiterBehavior, Tokenizer};
 #[derive(Debug, thiserror::Error)]
 pub enum GgufTokenizerError {
     #[error("cannot open GGUF {}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot read GGUF metadata: {0}")]
     Gguf(String),
     #[error("GGUF metadata key `{0}` is missing")]
@@ -68,9 +71,75 @@ fn build_err(e: impl std::fmt::Display) -> GgufTokenizerError {
 }
 
 // llama.cpp token types (`llama_token_type`).
+const TT_NORMAL: i32 = 1;
 const TT_UNKNOWN: i32 = 2;
 const TT_CONTROL: i32 = 3;
 const TT_USER_DEFINED: i32 = 4;
+
+/// Token texts that llama.cpp (`llama_vocab::impl::load`, EOT/EOM/FIM/EOG
+/// auto-detection) forces to CONTROL even when the GGUF types them NORMAL, so
+/// they are split out of raw text. Example: Qwen2.5's vocab has an ordinary
+/// `</s>`, which llama.cpp nevertheless tokenizes as one id. (llama.cpp promotes
+/// only the first FIM token per kind it finds; vocabs have one per kind.)
+const LLAMA_CPP_CONTROL_BY_TEXT: &[&str] = &[
+    "<|eot_id|>",
+    "<|im_end|>",
+    "<|end|>",
+    "<|return|>",
+    "<|call|>",
+    "<|flush|>",
+    "<|calls|>",
+    "<end_of_turn>",
+    "<|endoftext|>",
+    "</s>",
+    "<|eom_id|>",
+    "<EOT>",
+    "_<EOT>",
+    "[EOT]",
+    "[EOS]",
+    "<|end_of_text|>",
+    "<end_of_utterance>",
+    "<eos>",
+    "<turn|>",
+    "<|tool_response>",
+    "<｜end▁of▁sentence｜>",
+    "[e~[",
+    "<|fim_prefix|>",
+    "<fim-prefix>",
+    "<fim_prefix>",
+    "<｜fim▁begin｜>",
+    "<PRE>",
+    "▁<PRE>",
+    "<|code_prefix|>",
+    "<|prefix|>",
+    "<|fim_suffix|>",
+    "<fim-suffix>",
+    "<fim_suffix>",
+    "<｜fim▁hole｜>",
+    "<SUF>",
+    "▁<SUF>",
+    "<|code_suffix|>",
+    "<|suffix|>",
+    "<|fim_middle|>",
+    "<fim-middle>",
+    "<fim_middle>",
+    "<｜fim▁end｜>",
+    "<MID>",
+    "▁<MID>",
+    "<|code_middle|>",
+    "<|middle|>",
+    "<|fim_pad|>",
+    "<fim-pad>",
+    "<fim_pad>",
+    "<PAD>",
+    "[PAD]",
+    "<|fim_repo|>",
+    "<|repo_name|>",
+    "<fim-repo>",
+    "<REPO>",
+    "<reponame>",
+    "<|file_sep|>",
+];
 
 /// llama.cpp's GPT-2 split regex (`LLAMA_VOCAB_PRE_TYPE_GPT2`); it is also what
 /// HF's `ByteLevel { use_regex: true }` applies, so we use that directly.
@@ -98,13 +167,11 @@ fn bpe_pre(pre: &str) -> Option<(BpePre, bool)> {
         "smollm" | "starcoder" | "refact" | "command-r" | "codeshell" | "exaone" | "minerva" => {
             (BpePre::DigitsThenGpt2, false)
         }
-        "gpt-2" | "phi-2" | "jina-es" | "jina-de" | "gigachat" | "jina-v2-es" | "jina-v2-de" | "mpt" | "olmo" => {
-            (BpePre::Gpt2, false)
-        }
+        "gpt-2" | "phi-2" | "jina-es" | "jina-de" | "gigachat" | "jina-v2-es" | "jina-v2-de"
+        | "mpt" | "olmo" => (BpePre::Gpt2, false),
         "qwen2" | "deepseek-r1-qwen" | "stablelm2" => (BpePre::Qwen2, false),
-        "llama3" | "llama-v3" | "llama-bpe" | "falcon3" | "falcon-h1" | "pixtral" | "lfm2" | "dbrx" | "smaug-bpe" => {
-            (BpePre::Llama3, !matches!(pre, "dbrx" | "smaug-bpe"))
-        }
+        "llama3" | "llama-v3" | "llama-bpe" | "falcon3" | "falcon-h1" | "pixtral" | "lfm2"
+        | "dbrx" | "smaug-bpe" => (BpePre::Llama3, !matches!(pre, "dbrx" | "smaug-bpe")),
         _ => return None,
     })
 }
@@ -136,7 +203,12 @@ fn as_u32(key: &'static str, v: &Value) -> Result<u32> {
         Value::I32(x) => (*x).into(),
         Value::U64(x) => (*x).into(),
         Value::I64(x) => (*x).into(),
-        other => return Err(bad(format!("expected an integer, got {:?}", other.value_type()))),
+        other => {
+            return Err(bad(format!(
+                "expected an integer, got {:?}",
+                other.value_type()
+            )))
+        }
     };
     u32::try_from(n).map_err(|_| bad(format!("{n} does not fit a token id")))
 }
@@ -149,7 +221,10 @@ impl GgufVocab {
             match get(k) {
                 None => Ok(None),
                 Some(Value::String(s)) => Ok(Some(s.clone())),
-                Some(v) => Err(GgufTokenizerError::BadValue { key: k, msg: format!("expected string, got {:?}", v.value_type()) }),
+                Some(v) => Err(GgufTokenizerError::BadValue {
+                    key: k,
+                    msg: format!("expected string, got {:?}", v.value_type()),
+                }),
             }
         };
         let strings = |k: &'static str| -> Result<Option<Vec<String>>> {
@@ -159,24 +234,36 @@ impl GgufVocab {
                     .iter()
                     .map(|v| match v {
                         Value::String(s) => Ok(s.clone()),
-                        v => Err(GgufTokenizerError::BadValue { key: k, msg: format!("expected string items, got {:?}", v.value_type()) }),
+                        v => Err(GgufTokenizerError::BadValue {
+                            key: k,
+                            msg: format!("expected string items, got {:?}", v.value_type()),
+                        }),
                     })
                     .collect::<Result<Vec<_>>>()
                     .map(Some),
-                Some(v) => Err(GgufTokenizerError::BadValue { key: k, msg: format!("expected array, got {:?}", v.value_type()) }),
+                Some(v) => Err(GgufTokenizerError::BadValue {
+                    key: k,
+                    msg: format!("expected array, got {:?}", v.value_type()),
+                }),
             }
         };
-        let id = |k: &'static str| -> Result<Option<u32>> { get(k).map(|v| as_u32(k, v)).transpose() };
+        let id =
+            |k: &'static str| -> Result<Option<u32>> { get(k).map(|v| as_u32(k, v)).transpose() };
         let flag = |k: &'static str| -> Result<Option<bool>> {
             match get(k) {
                 None => Ok(None),
                 Some(Value::Bool(b)) => Ok(Some(*b)),
-                Some(v) => Err(GgufTokenizerError::BadValue { key: k, msg: format!("expected bool, got {:?}", v.value_type()) }),
+                Some(v) => Err(GgufTokenizerError::BadValue {
+                    key: k,
+                    msg: format!("expected bool, got {:?}", v.value_type()),
+                }),
             }
         };
 
-        let model = string("tokenizer.ggml.model")?.ok_or(GgufTokenizerError::MissingKey("tokenizer.ggml.model"))?;
-        let tokens = strings("tokenizer.ggml.tokens")?.ok_or(GgufTokenizerError::MissingKey("tokenizer.ggml.tokens"))?;
+        let model = string("tokenizer.ggml.model")?
+            .ok_or(GgufTokenizerError::MissingKey("tokenizer.ggml.model"))?;
+        let tokens = strings("tokenizer.ggml.tokens")?
+            .ok_or(GgufTokenizerError::MissingKey("tokenizer.ggml.tokens"))?;
         let types = match get("tokenizer.ggml.token_type") {
             // llama.cpp treats a missing type array as all-normal.
             None => vec![1; tokens.len()],
@@ -188,7 +275,10 @@ impl GgufVocab {
                     v => Err(format!("expected i32 items, got {:?}", v.value_type())),
                 })
                 .collect::<std::result::Result<Vec<_>, _>>()
-                .map_err(|msg| GgufTokenizerError::BadValue { key: "tokenizer.ggml.token_type", msg })?,
+                .map_err(|msg| GgufTokenizerError::BadValue {
+                    key: "tokenizer.ggml.token_type",
+                    msg,
+                })?,
             Some(v) => {
                 return Err(GgufTokenizerError::BadValue {
                     key: "tokenizer.ggml.token_type",
@@ -206,7 +296,12 @@ impl GgufVocab {
             None => None,
             Some(Value::Array(a)) => Some(
                 a.iter()
-                    .map(|v| v.to_f32().map_err(|e| GgufTokenizerError::BadValue { key: "tokenizer.ggml.scores", msg: e.to_string() }))
+                    .map(|v| {
+                        v.to_f32().map_err(|e| GgufTokenizerError::BadValue {
+                            key: "tokenizer.ggml.scores",
+                            msg: e.to_string(),
+                        })
+                    })
                     .collect::<Result<Vec<_>>>()?,
             ),
             Some(v) => {
@@ -217,7 +312,10 @@ impl GgufVocab {
             }
         };
         if scores.as_ref().is_some_and(|s| s.len() < tokens.len()) {
-            return Err(GgufTokenizerError::BadValue { key: "tokenizer.ggml.scores", msg: "fewer scores than tokens".into() });
+            return Err(GgufTokenizerError::BadValue {
+                key: "tokenizer.ggml.scores",
+                msg: "fewer scores than tokens".into(),
+            });
         }
         let n = tokens.len();
         // Out-of-range special ids are disabled, as llama.cpp does.
@@ -240,28 +338,60 @@ impl GgufVocab {
 
     /// Text → id with llama.cpp's semantics for duplicate texts (last id wins).
     fn vocab_map(&self) -> Vocab {
-        self.tokens.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect()
+        self.tokens
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.clone(), i as u32))
+            .collect()
     }
 
-    /// Tokens llama.cpp splits out before running the model.
+    /// Tokens llama.cpp splits out before running the model: CONTROL,
+    /// USER_DEFINED and UNKNOWN types, after llama.cpp's by-text overrides.
     fn added_tokens(&self) -> Vec<AddedToken> {
+        let texts: std::collections::HashSet<&str> =
+            self.tokens.iter().map(String::as_str).collect();
+        let has = |t: &str| texts.contains(t);
+        // `<|end|>` is demoted when the vocab is o200k_harmony / solar-open style.
+        let demote_end = has("<|end|>")
+            && ((has("<|return|>") && (has("<|call|>") || has("<|calls|>")))
+                || ((has("<|call|>") || has("<|calls|>")) && has("<|flush|>")));
+        // gemma4 and plamo have an ordinary `</s>`.
+        let normal_s = has("<|tool_response>") || has("<|plamo:eos|>");
         self.tokens
             .iter()
             .zip(&self.types)
-            .filter(|(t, ty)| !t.is_empty() && matches!(**ty, TT_CONTROL | TT_USER_DEFINED | TT_UNKNOWN))
-            // Raw-text matching (normalized=false), like llama.cpp's partition.
-            // USER_DEFINED tokens are not "special", so decoding with
-            // skip_special_tokens keeps them (they are ordinary text like "\n\n").
-            .map(|(t, ty)| AddedToken::from(t.clone(), *ty != TT_USER_DEFINED).normalized(false))
+            .filter_map(|(t, &ty)| {
+                if t.is_empty() {
+                    return None;
+                }
+                let ty = match t.as_str() {
+                    "<|channel|>" | "<|message|>" | "<|start|>" | "<|constrain|>" => {
+                        TT_USER_DEFINED
+                    }
+                    "<|end|>" if demote_end => TT_USER_DEFINED,
+                    "</s>" if normal_s => TT_NORMAL,
+                    text if LLAMA_CPP_CONTROL_BY_TEXT.contains(&text) => TT_CONTROL,
+                    _ => ty,
+                };
+                // Raw-text matching (normalized=false), like llama.cpp's partition.
+                // USER_DEFINED tokens are not "special", so decoding with
+                // skip_special_tokens keeps them (they are ordinary text like "\n\n").
+                matches!(ty, TT_CONTROL | TT_USER_DEFINED | TT_UNKNOWN)
+                    .then(|| AddedToken::from(t.clone(), ty != TT_USER_DEFINED).normalized(false))
+            })
             .collect()
     }
 }
 
 /// Read GGUF metadata from `path` (tensor data is not read) and build the tokenizer.
 pub fn tokenizer_from_gguf(path: &Path) -> Result<Tokenizer> {
-    let file = File::open(path).map_err(|source| GgufTokenizerError::Io { path: path.to_path_buf(), source })?;
+    let file = File::open(path).map_err(|source| GgufTokenizerError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut reader = BufReader::new(file);
-    let content = Content::read(&mut reader).map_err(|e| GgufTokenizerError::Gguf(e.to_string()))?;
+    let content =
+        Content::read(&mut reader).map_err(|e| GgufTokenizerError::Gguf(e.to_string()))?;
     tokenizer_from_gguf_content(&content)
 }
 
@@ -281,14 +411,22 @@ pub fn tokenizer_from_gguf_content(content: &Content) -> Result<Tokenizer> {
 }
 
 fn split_regex(re: &str) -> Result<PreTokenizerWrapper> {
-    Ok(Split::new(SplitPattern::Regex(re.to_string()), SplitDelimiterBehavior::Isolated, false)
-        .map_err(build_err)?
-        .into())
+    Ok(Split::new(
+        SplitPattern::Regex(re.to_string()),
+        SplitDelimiterBehavior::Isolated,
+        false,
+    )
+    .map_err(build_err)?
+    .into())
 }
 
 fn build_bpe(v: &GgufVocab) -> Result<Tokenizer> {
-    let (pre, default_add_bos) = bpe_pre(&v.pre).ok_or_else(|| GgufTokenizerError::UnsupportedPre(v.pre.clone()))?;
-    let merges_raw = v.merges.as_ref().ok_or(GgufTokenizerError::MissingKey("tokenizer.ggml.merges"))?;
+    let (pre, default_add_bos) =
+        bpe_pre(&v.pre).ok_or_else(|| GgufTokenizerError::UnsupportedPre(v.pre.clone()))?;
+    let merges_raw = v
+        .merges
+        .as_ref()
+        .ok_or(GgufTokenizerError::MissingKey("tokenizer.ggml.merges"))?;
     let vocab = v.vocab_map();
     let mut seen = std::collections::HashSet::new();
     let mut merges = Vec::with_capacity(merges_raw.len());
@@ -296,13 +434,20 @@ fn build_bpe(v: &GgufVocab) -> Result<Tokenizer> {
         // llama.cpp splits at the first space after byte 0 (`find(' ', 1)`).
         let pos = m.bytes().skip(1).position(|b| b == b' ').map(|p| p + 1);
         let Some(pos) = pos else {
-            return Err(GgufTokenizerError::BadValue { key: "tokenizer.ggml.merges", msg: format!("merge without space: {m:?}") });
+            return Err(GgufTokenizerError::BadValue {
+                key: "tokenizer.ggml.merges",
+                msg: format!("merge without space: {m:?}"),
+            });
         };
         let (a, b) = (&m[..pos], &m[pos + 1..]);
         // HF BPE rejects merges whose parts/result are not tokens; llama.cpp could
         // never emit them as a single token either. First rank wins, as in llama.cpp.
         let joined = format!("{a}{b}");
-        if vocab.contains_key(a) && vocab.contains_key(b) && vocab.contains_key(&joined) && seen.insert((a, b)) {
+        if vocab.contains_key(a)
+            && vocab.contains_key(b)
+            && vocab.contains_key(&joined)
+            && seen.insert((a, b))
+        {
             merges.push((a.to_string(), b.to_string()));
         }
     }
@@ -314,9 +459,19 @@ fn build_bpe(v: &GgufVocab) -> Result<Tokenizer> {
     let byte_level = || ByteLevel::new(false, true, true);
     let pre_tok: PreTokenizerWrapper = match pre {
         BpePre::Gpt2 => byte_level().into(),
-        BpePre::DigitsThenGpt2 => PreSequence::new(vec![split_regex(r"\p{N}")?, byte_level().into()]).into(),
-        BpePre::Qwen2 => PreSequence::new(vec![split_regex(QWEN2_REGEX)?, ByteLevel::new(false, true, false).into()]).into(),
-        BpePre::Llama3 => PreSequence::new(vec![split_regex(LLAMA3_REGEX)?, ByteLevel::new(false, true, false).into()]).into(),
+        BpePre::DigitsThenGpt2 => {
+            PreSequence::new(vec![split_regex(r"\p{N}")?, byte_level().into()]).into()
+        }
+        BpePre::Qwen2 => PreSequence::new(vec![
+            split_regex(QWEN2_REGEX)?,
+            ByteLevel::new(false, true, false).into(),
+        ])
+        .into(),
+        BpePre::Llama3 => PreSequence::new(vec![
+            split_regex(LLAMA3_REGEX)?,
+            ByteLevel::new(false, true, false).into(),
+        ])
+        .into(),
     };
     let mut tok = Tokenizer::new(model);
     tok.with_pre_tokenizer(Some(pre_tok));
@@ -326,7 +481,10 @@ fn build_bpe(v: &GgufVocab) -> Result<Tokenizer> {
 }
 
 fn build_spm(v: &GgufVocab) -> Result<Tokenizer> {
-    let scores = v.scores.as_ref().ok_or(GgufTokenizerError::MissingKey("tokenizer.ggml.scores"))?;
+    let scores = v
+        .scores
+        .as_ref()
+        .ok_or(GgufTokenizerError::MissingKey("tokenizer.ggml.scores"))?;
     let vocab = v.vocab_map();
     // SentencePiece BPE has no merge list: any adjacent pair whose concatenation
     // is a token may merge, highest score first. Encode that as HF merges ranked
@@ -346,7 +504,9 @@ fn build_spm(v: &GgufVocab) -> Result<Tokenizer> {
     }
     ranked.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
     let merges = ranked.into_iter().map(|(_, _, a, b)| (a, b)).collect();
-    let mut builder = BPE::builder().vocab_and_merges(vocab, merges).byte_fallback(true);
+    let mut builder = BPE::builder()
+        .vocab_and_merges(vocab, merges)
+        .byte_fallback(true);
     if let Some(unk) = v.unk {
         builder = builder.unk_token(v.tokens[unk as usize].clone());
     }
@@ -360,8 +520,11 @@ fn build_spm(v: &GgufVocab) -> Result<Tokenizer> {
         norms.push(Prepend::new("▁".into()).into());
     }
     norms.push(Replace::new(" ", "▁").map_err(build_err)?.into());
-    let mut decoders: Vec<DecoderWrapper> =
-        vec![Replace::new("▁", " ").map_err(build_err)?.into(), ByteFallback::new().into(), Fuse::new().into()];
+    let mut decoders: Vec<DecoderWrapper> = vec![
+        Replace::new("▁", " ").map_err(build_err)?.into(),
+        ByteFallback::new().into(),
+        Fuse::new().into(),
+    ];
     if add_space_prefix {
         decoders.push(Strip::new(' ', 1, 0).into());
     }
@@ -379,7 +542,9 @@ fn add_bos_eos(tok: &mut Tokenizer, v: &GgufVocab, add_bos: bool) -> Result<()> 
         let id = id.ok_or(GgufTokenizerError::MissingKey(what))?;
         let text = v.tokens[id as usize].clone();
         if text.is_empty() || text.contains(char::is_whitespace) || text.starts_with('$') {
-            return Err(GgufTokenizerError::Build(format!("{what} text {text:?} cannot be used in a template")));
+            return Err(GgufTokenizerError::Build(format!(
+                "{what} text {text:?} cannot be used in a template"
+            )));
         }
         Ok((text, id))
     };
@@ -441,8 +606,23 @@ mod tests {
     #[test]
     fn tiny_byte_level_vocab_with_special_tokens() {
         // Byte-level alphabet for the characters we use: "Ġ" is the space byte.
-        let tokens = ["<|im_start|>", "<|im_end|>", "h", "i", "Ġ", "1", "2", "hi", "Ġh", "Ġhi"];
-        let types: Vec<Value> = tokens.iter().enumerate().map(|(i, _)| Value::I32(if i < 2 { 3 } else { 1 })).collect();
+        let tokens = [
+            "<|im_start|>",
+            "<|im_end|>",
+            "h",
+            "i",
+            "Ġ",
+            "1",
+            "2",
+            "hi",
+            "Ġh",
+            "Ġhi",
+        ];
+        let types: Vec<Value> = tokens
+            .iter()
+            .enumerate()
+            .map(|(i, _)| Value::I32(if i < 2 { 3 } else { 1 }))
+            .collect();
         let c = content(vec![
             ("tokenizer.ggml.model", Value::String("gpt2".into())),
             ("tokenizer.ggml.pre", Value::String("smollm".into())),
@@ -453,7 +633,9 @@ mod tests {
             ("tokenizer.ggml.add_bos_token", Value::Bool(false)),
         ]);
         let tok = tokenizer_from_gguf_content(&c).expect("builds");
-        let enc = tok.encode("<|im_start|>hi hi12<|im_end|>", true).expect("encodes");
+        let enc = tok
+            .encode("<|im_start|>hi hi12<|im_end|>", true)
+            .expect("encodes");
         // Digits are split one by one; no BOS; specials are single ids.
         assert_eq!(enc.get_ids(), &[0, 7, 9, 5, 6, 1]);
         let dec = tok.decode(enc.get_ids(), false).expect("decodes");
@@ -462,7 +644,11 @@ mod tests {
 
     #[test]
     fn tiny_sentencepiece_vocab_merges_by_score_and_falls_back_to_bytes() {
-        let mut tokens = vec!["<unk>".to_string(), "<bos>".to_string(), "<eos>".to_string()];
+        let mut tokens = vec![
+            "<unk>".to_string(),
+            "<bos>".to_string(),
+            "<eos>".to_string(),
+        ];
         let mut types = vec![2, 3, 3];
         let mut scores = vec![0.0f32, 0.0, 0.0];
         for b in 0..=255u8 {
@@ -470,7 +656,14 @@ mod tests {
             types.push(6);
             scores.push(0.0);
         }
-        for (t, s) in [("▁", -1.0), ("a", -2.0), ("b", -3.0), ("ab", -4.0), ("▁a", -5.0), ("▁ab", -6.0)] {
+        for (t, s) in [
+            ("▁", -1.0),
+            ("a", -2.0),
+            ("b", -3.0),
+            ("ab", -4.0),
+            ("▁a", -5.0),
+            ("▁ab", -6.0),
+        ] {
             tokens.push(t.to_string());
             types.push(1);
             scores.push(s);
@@ -478,9 +671,18 @@ mod tests {
         let id = |t: &str| tokens.iter().position(|x| x == t).expect("token") as u32;
         let c = content(vec![
             ("tokenizer.ggml.model", Value::String("llama".into())),
-            ("tokenizer.ggml.tokens", Value::Array(tokens.iter().map(|t| Value::String(t.clone())).collect())),
-            ("tokenizer.ggml.token_type", Value::Array(types.into_iter().map(Value::I32).collect())),
-            ("tokenizer.ggml.scores", Value::Array(scores.into_iter().map(Value::F32).collect())),
+            (
+                "tokenizer.ggml.tokens",
+                Value::Array(tokens.iter().map(|t| Value::String(t.clone())).collect()),
+            ),
+            (
+                "tokenizer.ggml.token_type",
+                Value::Array(types.into_iter().map(Value::I32).collect()),
+            ),
+            (
+                "tokenizer.ggml.scores",
+                Value::Array(scores.into_iter().map(Value::F32).collect()),
+            ),
             ("tokenizer.ggml.bos_token_id", Value::U32(1)),
             ("tokenizer.ggml.eos_token_id", Value::U32(2)),
             ("tokenizer.ggml.unknown_token_id", Value::U32(0)),
@@ -491,31 +693,46 @@ mod tests {
         let enc = tok.encode("ab abé", true).expect("encodes");
         let e = 'é'.len_utf8();
         assert_eq!(e, 2);
-        assert_eq!(enc.get_ids(), &[1, id("ab"), id("▁ab"), id("<0xC3>"), id("<0xA9>")]);
+        assert_eq!(
+            enc.get_ids(),
+            &[1, id("ab"), id("▁ab"), id("<0xC3>"), id("<0xA9>")]
+        );
         assert_eq!(tok.decode(enc.get_ids(), true).expect("decodes"), "ab abé");
     }
 
     #[test]
     fn unsupported_inputs_are_errors_not_panics() {
         let c = content(vec![("tokenizer.ggml.model", Value::String("bert".into()))]);
-        assert!(matches!(tokenizer_from_gguf_content(&c), Err(GgufTokenizerError::MissingKey("tokenizer.ggml.tokens"))));
+        assert!(matches!(
+            tokenizer_from_gguf_content(&c),
+            Err(GgufTokenizerError::MissingKey("tokenizer.ggml.tokens"))
+        ));
         let c = content(vec![
             ("tokenizer.ggml.model", Value::String("wpm".into())),
             ("tokenizer.ggml.tokens", strs(&["a"])),
         ]);
-        assert!(matches!(tokenizer_from_gguf_content(&c), Err(GgufTokenizerError::UnsupportedModel(_))));
+        assert!(matches!(
+            tokenizer_from_gguf_content(&c),
+            Err(GgufTokenizerError::UnsupportedModel(_))
+        ));
         let c = content(vec![
             ("tokenizer.ggml.model", Value::String("gpt2".into())),
             ("tokenizer.ggml.pre", Value::String("nonesuch".into())),
             ("tokenizer.ggml.tokens", strs(&["a"])),
             ("tokenizer.ggml.merges", strs(&[])),
         ]);
-        assert!(matches!(tokenizer_from_gguf_content(&c), Err(GgufTokenizerError::UnsupportedPre(_))));
+        assert!(matches!(
+            tokenizer_from_gguf_content(&c),
+            Err(GgufTokenizerError::UnsupportedPre(_))
+        ));
         let c = content(vec![
             ("tokenizer.ggml.model", Value::String("gpt2".into())),
             ("tokenizer.ggml.tokens", Value::U32(3)),
         ]);
-        assert!(matches!(tokenizer_from_gguf_content(&c), Err(GgufTokenizerError::BadValue { .. })));
+        assert!(matches!(
+            tokenizer_from_gguf_content(&c),
+            Err(GgufTokenizerError::BadValue { .. })
+        ));
         let missing = Path::new("/nonexistent/model.gguf");
         let err = tokenizer_from_gguf(missing).expect_err("missing file");
         assert!(err.to_string().contains("/nonexistent/model.gguf"));

@@ -81,7 +81,10 @@ impl Manifest {
         let m: Manifest = toml::from_str(text).map_err(|e| ModelError::Manifest(e.to_string()))?;
         for (i, spec) in m.models.iter().enumerate() {
             if m.models[..i].iter().any(|o| o.name == spec.name) {
-                return Err(ModelError::Manifest(format!("duplicate model `{}`", spec.name)));
+                return Err(ModelError::Manifest(format!(
+                    "duplicate model `{}`",
+                    spec.name
+                )));
             }
             if spec.sha256.len() != 64 || !spec.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
                 return Err(ModelError::Manifest(format!(
@@ -97,7 +100,10 @@ impl Manifest {
                 )));
             }
             if spec.sources.is_empty() {
-                return Err(ModelError::Manifest(format!("model `{}`: no [[model.source]]", spec.name)));
+                return Err(ModelError::Manifest(format!(
+                    "model `{}`: no [[model.source]]",
+                    spec.name
+                )));
             }
         }
         Ok(m)
@@ -108,7 +114,11 @@ impl Manifest {
     }
 
     fn names(&self) -> String {
-        self.models.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ")
+        self.models
+            .iter()
+            .map(|m| m.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -134,14 +144,28 @@ impl SearchPaths {
     /// `$CONTINUITY_MODELS_DIR` or `~/.cache/continuity/models`;
     /// `$HF_HUB_CACHE`, `$HF_HOME/hub` or `~/.cache/huggingface/hub`.
     pub fn from_env() -> Self {
-        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let env = |k: &str| {
+            std::env::var_os(k)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
         let home_cache = env("HOME").map(|h| h.join(".cache"));
-        let models_dir = env("CONTINUITY_MODELS_DIR")
-            .or_else(|| home_cache.as_ref().map(|c| c.join("continuity").join("models")));
+        let models_dir = env("CONTINUITY_MODELS_DIR").or_else(|| {
+            home_cache
+                .as_ref()
+                .map(|c| c.join("continuity").join("models"))
+        });
         let hf_hub_dir = env("HF_HUB_CACHE")
             .or_else(|| env("HF_HOME").map(|h| h.join("hub")))
-            .or_else(|| home_cache.as_ref().map(|c| c.join("huggingface").join("hub")));
-        SearchPaths { models_dir, hf_hub_dir }
+            .or_else(|| {
+                home_cache
+                    .as_ref()
+                    .map(|c| c.join("huggingface").join("hub"))
+            });
+        SearchPaths {
+            models_dir,
+            hf_hub_dir,
+        }
     }
 }
 
@@ -166,7 +190,9 @@ pub fn resolve_model_in(
         return if p.is_file() {
             Ok(p.to_path_buf())
         } else {
-            Err(ModelError::ExplicitPathMissing { path: p.to_path_buf() })
+            Err(ModelError::ExplicitPathMissing {
+                path: p.to_path_buf(),
+            })
         };
     }
     let spec = manifest.get(name).ok_or_else(|| ModelError::UnknownModel {
@@ -176,7 +202,10 @@ pub fn resolve_model_in(
     let mut searched = Vec::new();
     if let Some(dir) = &paths.models_dir {
         let p = dir.join(&spec.file);
-        if std::fs::metadata(&p).map(|m| m.is_file() && m.len() == spec.size).unwrap_or(false) {
+        if std::fs::metadata(&p)
+            .map(|m| m.is_file() && m.len() == spec.size)
+            .unwrap_or(false)
+        {
             return Ok(p);
         }
         searched.push(p.display().to_string());
@@ -186,11 +215,21 @@ pub fn resolve_model_in(
         if let Some(p) = find_in_snapshots(&repo_dir.join("snapshots"), &hf.file) {
             return Ok(p);
         }
-        searched.push(repo_dir.join("snapshots/*").join(&hf.file).display().to_string());
+        searched.push(
+            repo_dir
+                .join("snapshots/*")
+                .join(&hf.file)
+                .display()
+                .to_string(),
+        );
     }
     Err(ModelError::NotFound {
         name: name.to_string(),
-        searched: if searched.is_empty() { "no cache directory known".into() } else { searched.join(", ") },
+        searched: if searched.is_empty() {
+            "no cache directory known".into()
+        } else {
+            searched.join(", ")
+        },
     })
 }
 
@@ -243,12 +282,24 @@ mod tests {
             version = "1"
             member = "m"
         "#;
-        assert!(matches!(Manifest::parse(bad_hash), Err(ModelError::Manifest(_))));
-        let bad_file = bad_hash.replace("sha256 = \"abc\"", &format!("sha256 = \"{}\"", "0".repeat(64)));
+        assert!(matches!(
+            Manifest::parse(bad_hash),
+            Err(ModelError::Manifest(_))
+        ));
+        let bad_file = bad_hash.replace(
+            "sha256 = \"abc\"",
+            &format!("sha256 = \"{}\"", "0".repeat(64)),
+        );
         assert!(Manifest::parse(&bad_file).is_ok());
         let traversal = bad_file.replace("x.gguf", "../x.gguf");
-        assert!(matches!(Manifest::parse(&traversal), Err(ModelError::Manifest(_))));
-        assert!(matches!(Manifest::parse("[[model]]\nname = 1"), Err(ModelError::Manifest(_))));
+        assert!(matches!(
+            Manifest::parse(&traversal),
+            Err(ModelError::Manifest(_))
+        ));
+        assert!(matches!(
+            Manifest::parse("[[model]]\nname = 1"),
+            Err(ModelError::Manifest(_))
+        ));
     }
 
     fn tiny_manifest() -> Manifest {
@@ -282,30 +333,51 @@ mod tests {
         let snap = hub.join("models--Org--Tiny-GGUF/snapshots/abc123");
         std::fs::create_dir_all(&models).expect("mkdir");
         std::fs::create_dir_all(&snap).expect("mkdir");
-        let paths = SearchPaths { models_dir: Some(models.clone()), hf_hub_dir: Some(hub.clone()) };
+        let paths = SearchPaths {
+            models_dir: Some(models.clone()),
+            hf_hub_dir: Some(hub.clone()),
+        };
 
         // Nothing present: error names the fetch command and the searched paths.
         let err = resolve_model_in(&m, "tiny", None, &paths).expect_err("missing");
         let msg = err.to_string();
         assert!(msg.contains("python3 models/fetch.py tiny"), "{msg}");
-        assert!(msg.contains("tiny.gguf") && msg.contains("tiny-q4.gguf"), "{msg}");
+        assert!(
+            msg.contains("tiny.gguf") && msg.contains("tiny-q4.gguf"),
+            "{msg}"
+        );
 
         // HF cache only.
         std::fs::write(snap.join("tiny-q4.gguf"), b"hf").expect("write");
-        assert_eq!(resolve_model_in(&m, "tiny", None, &paths).expect("hf"), snap.join("tiny-q4.gguf"));
+        assert_eq!(
+            resolve_model_in(&m, "tiny", None, &paths).expect("hf"),
+            snap.join("tiny-q4.gguf")
+        );
 
         // Cache file with the wrong size is ignored; right size wins over HF.
         std::fs::write(models.join("tiny.gguf"), b"bad").expect("write");
-        assert_eq!(resolve_model_in(&m, "tiny", None, &paths).expect("hf"), snap.join("tiny-q4.gguf"));
+        assert_eq!(
+            resolve_model_in(&m, "tiny", None, &paths).expect("hf"),
+            snap.join("tiny-q4.gguf")
+        );
         std::fs::write(models.join("tiny.gguf"), b"good").expect("write");
-        assert_eq!(resolve_model_in(&m, "tiny", None, &paths).expect("cache"), models.join("tiny.gguf"));
+        assert_eq!(
+            resolve_model_in(&m, "tiny", None, &paths).expect("cache"),
+            models.join("tiny.gguf")
+        );
 
         // Explicit path wins, works for names the manifest does not know, and
         // a missing explicit path is an error rather than a silent fallback.
         let own = tmp.path().join("own.gguf");
         std::fs::write(&own, b"x").expect("write");
-        assert_eq!(resolve_model_in(&m, "tiny", Some(&own), &paths).expect("explicit"), own);
-        assert_eq!(resolve_model_in(&m, "lfm2", Some(&own), &paths).expect("explicit"), own);
+        assert_eq!(
+            resolve_model_in(&m, "tiny", Some(&own), &paths).expect("explicit"),
+            own
+        );
+        assert_eq!(
+            resolve_model_in(&m, "lfm2", Some(&own), &paths).expect("explicit"),
+            own
+        );
         let gone = tmp.path().join("gone.gguf");
         assert!(matches!(
             resolve_model_in(&m, "tiny", Some(&gone), &paths),
@@ -319,6 +391,8 @@ mod tests {
         let err = resolve_model_in(&m, "nope", None, &SearchPaths::default()).expect_err("unknown");
         assert_eq!(err.to_string(), "unknown model `nope`; known models: tiny");
         let err = resolve_model_in(&m, "tiny", None, &SearchPaths::default()).expect_err("no dirs");
-        assert!(err.to_string().ends_with("fetch it with: python3 models/fetch.py tiny"));
+        assert!(err
+            .to_string()
+            .ends_with("fetch it with: python3 models/fetch.py tiny"));
     }
 }
