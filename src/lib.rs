@@ -1,3 +1,4 @@
-pub fn x() {}
+pub fn x(){}
 
+/// On-device summarizer support: model files and GGUF tokenizers.
 pub mod llm;
