@@ -15,6 +15,7 @@ pub mod facts;
 pub mod formats;
 pub mod io;
 pub mod kernel;
+pub mod llm;
 pub mod plan;
 pub mod policy;
 pub mod rebuild;
