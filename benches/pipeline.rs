@@ -31,12 +31,16 @@ fn policy() -> RetentionPolicy {
 
 /// A billing-style session: `rounds` rounds of four parallel tool calls.
 fn synthetic_session(rounds: usize) -> Value {
-    let mut messages = vec![json!({"role": "user", "content": "Mission: reconcile every payment of customer C-1 and report."})];
+    let mut messages = vec![
+        json!({"role": "user", "content": "Mission: reconcile every payment of customer C-1 and report."}),
+    ];
     for r in 0..rounds {
         let calls: Vec<Value> = (0..4)
             .map(|k| json!({"type": "tool_use", "id": format!("toolu_{r:06}_{k}"), "name": "get_payment_detail", "input": {"payment_id": format!("TX-{r}{k}")}}))
             .collect();
-        let mut content = vec![json!({"type": "text", "text": format!("Round {r}: TX-{r}0 looks like a duplicate of TX-{r}1; checking whether it was only an authorization of $149.00.")})];
+        let mut content = vec![
+            json!({"type": "text", "text": format!("Round {r}: TX-{r}0 looks like a duplicate of TX-{r}1; checking whether it was only an authorization of $149.00.")}),
+        ];
         content.extend(calls);
         messages.push(json!({"role": "assistant", "content": content}));
         let results: Vec<Value> = (0..4)
@@ -54,12 +58,23 @@ fn synthetic_session(rounds: usize) -> Value {
     json!({"model": "m", "max_tokens": 1024, "system": "You are a billing investigation agent.", "messages": messages})
 }
 
-fn run_once(bytes: &[u8], kernel: &MissionKernel, policy: &RetentionPolicy, tokens: &TokenCounter) -> usize {
+fn run_once(
+    bytes: &[u8],
+    kernel: &MissionKernel,
+    policy: &RetentionPolicy,
+    tokens: &TokenCounter,
+) -> usize {
     let t = formats::parse_bytes(bytes, &Source("bench".into())).expect("parse");
     let mut summarizer = by_name("extractive").expect("summarizer");
     let mut redactor = Redactor::new(&policy.personal_data).expect("redactor");
     let c = compact(
-        &Inputs { transcript: &t, input_name: "bench", kernel, policy, strategy: Strategy::Governed },
+        &Inputs {
+            transcript: &t,
+            input_name: "bench",
+            kernel,
+            policy,
+            strategy: Strategy::Governed,
+        },
         summarizer.as_mut(),
         tokens,
         &mut redactor,
@@ -81,19 +96,35 @@ fn bench(c: &mut Criterion) {
         .into_iter()
         .flatten()
         .flatten()
-        .flat_map(|run| std::fs::read_dir(run.path().join("run/archive")).into_iter().flatten().flatten().map(|f| f.path()))
+        .flat_map(|run| {
+            std::fs::read_dir(run.path().join("run/archive"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|f| f.path())
+        })
         .collect();
     archives.sort();
     if archives.is_empty() {
-        eprintln!("skipped reference archives: {} not found", reference.display());
+        eprintln!(
+            "skipped reference archives: {} not found",
+            reference.display()
+        );
     }
     for a in &archives {
         let bytes = std::fs::read(a).expect("archive");
         let t = formats::parse_bytes(&bytes, &Source("a".into())).expect("parse");
         let n = count_transcript(&t, &tokens).expect("count");
-        let name = a.strip_prefix(&reference).unwrap_or(a).display().to_string().replace("/run/archive/", "/");
+        let name = a
+            .strip_prefix(&reference)
+            .unwrap_or(a)
+            .display()
+            .to_string()
+            .replace("/run/archive/", "/");
         group.throughput(Throughput::Elements(n as u64));
-        group.bench_function(BenchmarkId::from_parameter(name), |b| b.iter(|| run_once(&bytes, &kernel, &policy, &tokens)));
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter(|| run_once(&bytes, &kernel, &policy, &tokens))
+        });
     }
     group.finish();
 
@@ -104,7 +135,9 @@ fn bench(c: &mut Criterion) {
         let t = formats::parse_bytes(&bytes, &Source("s".into())).expect("parse");
         let n = count_transcript(&t, &tokens).expect("count");
         group.throughput(Throughput::Elements(n as u64));
-        group.bench_function(BenchmarkId::from_parameter(format!("{n}_tokens")), |b| b.iter(|| run_once(&bytes, &kernel, &policy, &tokens)));
+        group.bench_function(BenchmarkId::from_parameter(format!("{n}_tokens")), |b| {
+            b.iter(|| run_once(&bytes, &kernel, &policy, &tokens))
+        });
     }
     group.finish();
 }

@@ -38,7 +38,12 @@ pub struct AuditRecord {
 }
 
 impl AuditRecord {
-    pub fn new(item: impl Into<String>, kind: impl Into<String>, decision: Decision, rule: impl Into<String>) -> Self {
+    pub fn new(
+        item: impl Into<String>,
+        kind: impl Into<String>,
+        decision: Decision,
+        rule: impl Into<String>,
+    ) -> Self {
         AuditRecord {
             item: item.into(),
             kind: kind.into(),
@@ -85,7 +90,10 @@ pub struct PrecedenceItem {
 /// Every must-persist text must appear verbatim in the compacted request.
 /// Whole lines (pins) are looked up in a line index, so the check stays
 /// linear in the request size.
-pub fn precedence_check(output_text: &str, must_persist: &[(String, String)]) -> Vec<PrecedenceItem> {
+pub fn precedence_check(
+    output_text: &str,
+    must_persist: &[(String, String)],
+) -> Vec<PrecedenceItem> {
     let lines: std::collections::HashSet<&str> = output_text.lines().collect();
     must_persist
         .iter()

@@ -5,8 +5,8 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::evidence::Pin;
-use crate::rebuild::{CONTINUITY_TAG, SUMMARY_ONLY_HEADER};
 use crate::policy::CompactionRules;
+use crate::rebuild::{CONTINUITY_TAG, SUMMARY_ONLY_HEADER};
 use crate::summarize::{NarrativeItem, NarrativeKind};
 use crate::transcript::{value_text, Message, Part, Role, Transcript};
 
@@ -41,18 +41,30 @@ pub struct Stub {
 
 /// Stub every tool result in the tail longer than the threshold. Ids stay, so
 /// the call is still answered and traceable; the original goes to the audit.
-pub fn stub_tail(t: &Transcript, start: usize, rules: &CompactionRules, pinned_calls: &HashSet<String>) -> Vec<Stub> {
+pub fn stub_tail(
+    t: &Transcript,
+    start: usize,
+    rules: &CompactionRules,
+    pinned_calls: &HashSet<String>,
+) -> Vec<Stub> {
     let mut stubs = Vec::new();
     for (mi, m) in t.messages.iter().enumerate().skip(start) {
         for (pi, p) in m.parts.iter().enumerate() {
-            let Part::ToolResult { id, name, content, .. } = &p.part else { continue };
+            let Part::ToolResult {
+                id, name, content, ..
+            } = &p.part
+            else {
+                continue;
+            };
             let original = value_text(content);
             let chars = original.chars().count();
             if chars <= rules.stub_threshold_chars {
                 continue;
             }
+            // The call id stays on the result itself; the stub says where the
+            // content went.
             let where_now = if pinned_calls.contains(id) {
-                "; its pinned fields are in the continuity block"
+                "; fields pinned above"
             } else {
                 ""
             };
@@ -61,7 +73,7 @@ pub fn stub_tail(t: &Transcript, start: usize, rules: &CompactionRules, pinned_c
                 part: pi,
                 call_id: id.clone(),
                 tool: name.clone(),
-                stub: format!("[stub: {name} result {id}, {chars} chars; original kept in the compaction audit{where_now}]"),
+                stub: format!("[stub: {chars} chars of {name} output; original in the compaction audit{where_now}]"),
                 original,
             });
         }
@@ -78,7 +90,9 @@ pub fn prior_summary(text: &str) -> Option<String> {
     if !text.starts_with(CONTINUITY_TAG) {
         return None;
     }
-    let mut lines = text.lines().skip_while(|l| !l.starts_with("SUMMARY OF EARLIER WORK"));
+    let mut lines = text
+        .lines()
+        .skip_while(|l| !l.starts_with("SUMMARY OF EARLIER WORK"));
     let header = lines.next()?;
     let mut out: Vec<&str> = Vec::new();
     if let Some((_, inline)) = header.split_once("): ") {
@@ -100,24 +114,26 @@ pub fn governed_narrative(head: &[Message], pins: &[Pin]) -> Vec<NarrativeItem> 
     for p in pins {
         *per_call.entry(p.call_id.as_str()).or_default() += 1;
     }
-    narrative(
-        head,
-        |id, name| {
-            Some(match per_call.get(id) {
-                Some(n) => format!("[result of {name} {id}: {n} record(s) pinned verbatim elsewhere]"),
-                None => format!("[result of {name} {id}: not pinned]"),
-            })
-        },
-    )
+    narrative(head, |id, name| {
+        Some(match per_call.get(id) {
+            Some(n) => format!("[result of {name} {id}: {n} record(s) pinned verbatim elsewhere]"),
+            None => format!("[result of {name} {id}: not pinned]"),
+        })
+    })
 }
 
-fn narrative(head: &[Message], reduce_result: impl Fn(&str, &str) -> Option<String>) -> Vec<NarrativeItem> {
+fn narrative(
+    head: &[Message],
+    reduce_result: impl Fn(&str, &str) -> Option<String>,
+) -> Vec<NarrativeItem> {
     let mut items = Vec::new();
     for (mi, m) in head.iter().enumerate() {
         for (pi, p) in m.parts.iter().enumerate() {
             let item = format!("m{mi}.p{pi}");
             let (kind, text) = match &p.part {
-                Part::Text(s) if m.role == Role::Assistant => (NarrativeKind::AssistantText, s.clone()),
+                Part::Text(s) if m.role == Role::Assistant => {
+                    (NarrativeKind::AssistantText, s.clone())
+                }
                 // An earlier compaction's head: its facts are carried as pins
                 // and its framing is ours, so only its summary is narrative.
                 Part::Text(s) => match prior_summary(s) {
@@ -128,7 +144,10 @@ fn narrative(head: &[Message], reduce_result: impl Fn(&str, &str) -> Option<Stri
                 Part::ToolCall { .. } => (NarrativeKind::ToolCall, p.part.visible_text()),
                 Part::ToolResult { id, name, .. } => match reduce_result(id, name) {
                     Some(stub) => (NarrativeKind::ToolResult, stub),
-                    None => (NarrativeKind::ToolResult, format!("{name} {id}: {}", p.part.visible_text())),
+                    None => (
+                        NarrativeKind::ToolResult,
+                        format!("{name} {id}: {}", p.part.visible_text()),
+                    ),
                 },
                 Part::RetryPrompt { .. } => (NarrativeKind::UserText, p.part.visible_text()),
                 Part::Opaque(_) => continue,

@@ -13,8 +13,10 @@ use crate::kernel::MissionKernel;
 use crate::policy::RetentionPolicy;
 use crate::rebuild;
 use crate::redact::{Redaction, Redactor};
-use crate::report::{self, Counts, Floor, Identity, Report, SummarizerReport, Tokens, TriggerCheck};
-use crate::summarize::{cap_words, NarrativeItem, SummaryJob, SummaryRequest, Summarizer};
+use crate::report::{
+    self, Counts, Floor, Identity, Report, SummarizerReport, Tokens, TriggerCheck,
+};
+use crate::summarize::{cap_words, NarrativeItem, Summarizer, SummaryJob, SummaryRequest};
 use crate::tokens::TokenCount;
 use crate::transcript::{compact_json, Part, Transcript};
 
@@ -62,7 +64,12 @@ pub fn compact(
     tokens: &dyn TokenCount,
     redactor: &mut Redactor,
 ) -> Result<Compaction> {
-    let Inputs { kernel, policy, strategy, .. } = *inputs;
+    let Inputs {
+        kernel,
+        policy,
+        strategy,
+        ..
+    } = *inputs;
     let rules = &policy.compaction;
 
     // Redact first: everything downstream sees placeholders only.
@@ -81,8 +88,9 @@ pub fn compact(
         .filter(|c| c.message < start)
         .collect();
     let fresh_ids: HashSet<&str> = fresh.iter().map(|p| p.record_id.as_str()).collect();
-    let (carried_live, carried_superseded): (Vec<Pin>, Vec<Pin>) =
-        carried.into_iter().partition(|c| !fresh_ids.contains(c.record_id.as_str()));
+    let (carried_live, carried_superseded): (Vec<Pin>, Vec<Pin>) = carried
+        .into_iter()
+        .partition(|c| !fresh_ids.contains(c.record_id.as_str()));
     let pinned_calls: HashSet<String> = if governed {
         fresh.iter().map(|p| p.call_id.clone()).collect()
     } else {
@@ -96,22 +104,45 @@ pub fn compact(
             !stubbed.contains(&(m, part))
         }
     };
-    let (pins_in_tail, fresh_pinned): (Vec<Pin>, Vec<Pin>) = fresh.into_iter().partition(in_tail_whole);
+    let (pins_in_tail, fresh_pinned): (Vec<Pin>, Vec<Pin>) =
+        fresh.into_iter().partition(in_tail_whole);
     let mut pins: Vec<Pin> = Vec::new();
     if governed {
         pins.extend(carried_live.iter().cloned());
         pins.extend(fresh_pinned.iter().cloned());
     }
 
-    // May-persist: earlier calls whose results were not pinned, newest first.
-    let pinned_call_ids: HashSet<&str> = pins.iter().map(|p| p.call_id.as_str()).collect();
+    // May-persist: earlier calls to tools the policy does not pin (bulk views,
+    // unlisted tools) that returned something, newest first, within budget.
+    let failed: HashSet<&str> = head
+        .iter()
+        .flat_map(|m| m.parts.iter())
+        .filter_map(|p| match &p.part {
+            Part::ToolResult {
+                id,
+                content,
+                is_error,
+                ..
+            } => {
+                let error = *is_error
+                    || evidence::structured(content).is_some_and(|v| v.get("error").is_some());
+                error.then_some(id.as_str())
+            }
+            Part::RetryPrompt { id: Some(id), .. } => Some(id.as_str()),
+            _ => None,
+        })
+        .collect();
     let unpinned_calls: Vec<(String, String, String)> = head
         .iter()
         .flat_map(|m| m.tool_calls())
-        .filter(|(id, _, _)| !pinned_call_ids.contains(id))
+        .filter(|(id, name, _)| policy.pin_fields(name).is_none() && !failed.contains(id))
         .map(|(id, name, args)| (id.to_string(), name.to_string(), compact_json(args)))
         .collect();
-    let budget = if governed { policy.may_persist.budget } else { 0 };
+    let budget = if governed {
+        policy.may_persist.budget
+    } else {
+        0
+    };
     let listed: Vec<&(String, String, String)> = unpinned_calls.iter().rev().take(budget).collect();
     let may_lines: Vec<String> = listed
         .iter()
@@ -125,10 +156,17 @@ pub fn compact(
     } else {
         full_items.clone()
     };
-    let job = if governed { SummaryJob::Governed } else { SummaryJob::SummaryOnly };
+    let job = if governed {
+        SummaryJob::Governed
+    } else {
+        SummaryJob::SummaryOnly
+    };
     let started = Instant::now();
     let output = if job_items.is_empty() {
-        crate::summarize::SummaryOutput { text: String::new(), metrics: None }
+        crate::summarize::SummaryOutput {
+            text: String::new(),
+            metrics: None,
+        }
     } else {
         summarizer.summarize(&SummaryRequest {
             job,
@@ -142,7 +180,11 @@ pub fn compact(
 
     // Rebuild.
     let block = rebuild::continuity_block(kernel, &pins, &may_lines, &summary);
-    let head_text = if governed { block.text() } else { rebuild::summary_only_head(&summary) };
+    let head_text = if governed {
+        block.text()
+    } else {
+        rebuild::summary_only_head(&summary)
+    };
     let instructions = rebuild::instructions(&t.instructions, governed.then_some(kernel));
     let request = rebuild::assemble(&t, start, &stubs, instructions, head_text.clone());
 
@@ -155,10 +197,24 @@ pub fn compact(
     let mut must_persist = Vec::new();
     if governed {
         must_persist.extend(kernel.must_persist_texts());
-        must_persist.extend(pins.iter().map(|p| (format!("pin:{}", p.record_id), p.line.clone())));
+        for (call, tool, group) in rebuild::group_by_call(&pins) {
+            must_persist.push((
+                format!("pin-call:{call}"),
+                crate::evidence::call_header(call, tool),
+            ));
+            must_persist.extend(
+                group
+                    .iter()
+                    .map(|p| (format!("pin:{}", p.record_id), p.line.clone())),
+            );
+        }
     }
     let precedence = precedence_check(&visible, &must_persist);
-    let missing: Vec<&str> = precedence.iter().filter(|p| !p.present).map(|p| p.item.as_str()).collect();
+    let missing: Vec<&str> = precedence
+        .iter()
+        .filter(|p| !p.present)
+        .map(|p| p.item.as_str())
+        .collect();
     if !missing.is_empty() {
         return Err(Error::PrecedenceViolation {
             count: missing.len(),
@@ -169,11 +225,27 @@ pub fn compact(
     // Measure.
     let count = |s: &str| tokens.count(s);
     let before = count_transcript(&t, tokens)?;
-    let fixed_overhead = request.instructions.iter().map(|s| count(s)).sum::<Result<usize>>()?
-        + t.tools.iter().map(|s| count(&compact_json(s))).sum::<Result<usize>>()?;
-    let kernel_tokens = if governed { count(&kernel.render())? } else { 0 };
+    let fixed_overhead = request
+        .instructions
+        .iter()
+        .map(|s| count(s))
+        .sum::<Result<usize>>()?
+        + t.tools
+            .iter()
+            .map(|s| count(&compact_json(s)))
+            .sum::<Result<usize>>()?;
+    let kernel_tokens = if governed {
+        count(&kernel.render())?
+    } else {
+        0
+    };
     let (framing, pinned, may_persist, summary_tokens) = if governed {
-        (count(&block.framing)?, count(&block.facts)?, count(&block.may_persist)?, count(&block.summary)?)
+        (
+            count(&block.framing)?,
+            count(&block.facts)?,
+            count(&block.may_persist)?,
+            count(&block.summary)?,
+        )
     } else {
         (0, 0, 0, count(&head_text)?)
     };
@@ -195,19 +267,43 @@ pub fn compact(
     let mut audit = Vec::new();
     for (i, s) in t.instructions.iter().enumerate() {
         let n = count(s)?;
-        audit.push(AuditRecord::new(format!("instructions.{i}"), "instructions", Decision::Kept, "fixed_overhead").tokens(n, n));
+        audit.push(
+            AuditRecord::new(
+                format!("instructions.{i}"),
+                "instructions",
+                Decision::Kept,
+                "fixed_overhead",
+            )
+            .tokens(n, n),
+        );
     }
     for (i, s) in t.tools.iter().enumerate() {
         let n = count(&compact_json(s))?;
-        audit.push(AuditRecord::new(format!("tools.{i}"), "tool_schema", Decision::Kept, "fixed_overhead").tokens(n, n));
+        audit.push(
+            AuditRecord::new(
+                format!("tools.{i}"),
+                "tool_schema",
+                Decision::Kept,
+                "fixed_overhead",
+            )
+            .tokens(n, n),
+        );
     }
     audit.push(if governed {
         AuditRecord::new("kernel", "kernel", Decision::Pinned, "kernel.instructions")
             .tokens(0, kernel_tokens)
-            .detail(format!("{} v{} sha256 {}", kernel.id, kernel.version, kernel.sha256))
+            .detail(format!(
+                "{} v{} sha256 {}",
+                kernel.id, kernel.version, kernel.sha256
+            ))
     } else {
-        AuditRecord::new("kernel", "kernel", Decision::Dropped, "strategy.summary_only")
-            .detail("the kernel is not rendered; the mission stays where the input had it")
+        AuditRecord::new(
+            "kernel",
+            "kernel",
+            Decision::Dropped,
+            "strategy.summary_only",
+        )
+        .detail("the kernel is not rendered; the mission stays where the input had it")
     });
     let pinned_by_call: HashSet<&str> = pins.iter().map(|p| p.call_id.as_str()).collect();
     let listed_ids: HashSet<&str> = listed.iter().map(|(id, _, _)| id.as_str()).collect();
@@ -216,27 +312,53 @@ pub fn compact(
             let item = format!("m{mi}.p{pi}");
             let n = count(&p.part.visible_text())?;
             let rec = if mi >= start {
-                match stubs.iter().find(|s: &&Stub| s.message == mi && s.part == pi) {
+                match stubs
+                    .iter()
+                    .find(|s: &&Stub| s.message == mi && s.part == pi)
+                {
                     Some(s) => {
-                        let mut r = AuditRecord::new(&item, p.part.kind(), Decision::Stubbed, "tail.stub_threshold")
-                            .tokens(n, count(&s.stub)?)
-                            .tool(&s.tool, &s.call_id)
-                            .detail(format!("{} chars > {}", s.original.chars().count(), rules.stub_threshold_chars));
+                        let mut r = AuditRecord::new(
+                            &item,
+                            p.part.kind(),
+                            Decision::Stubbed,
+                            "tail.stub_threshold",
+                        )
+                        .tokens(n, count(&s.stub)?)
+                        .tool(&s.tool, &s.call_id)
+                        .detail(format!(
+                            "{} chars > {}",
+                            s.original.chars().count(),
+                            rules.stub_threshold_chars
+                        ));
                         r.original = Some(s.original.clone());
                         r
                     }
-                    None => AuditRecord::new(&item, p.part.kind(), Decision::Kept, "tail.latest_round").tokens(n, n),
+                    None => {
+                        AuditRecord::new(&item, p.part.kind(), Decision::Kept, "tail.latest_round")
+                            .tokens(n, n)
+                    }
                 }
             } else if !governed {
-                AuditRecord::new(&item, p.part.kind(), Decision::Summarized, "strategy.summary_only.head").tokens(n, 0)
+                AuditRecord::new(
+                    &item,
+                    p.part.kind(),
+                    Decision::Summarized,
+                    "strategy.summary_only.head",
+                )
+                .tokens(n, 0)
             } else {
                 match &p.part {
                     Part::ToolResult { id, name, .. } => {
                         if pinned_by_call.contains(id.as_str()) {
-                            AuditRecord::new(&item, "tool_result", Decision::Pinned, format!("evidence.pins.{name}"))
-                                .tokens(n, 0)
-                                .tool(name, id)
-                                .detail("record fields pinned verbatim; see the pin records")
+                            AuditRecord::new(
+                                &item,
+                                "tool_result",
+                                Decision::Pinned,
+                                format!("evidence.pins.{name}"),
+                            )
+                            .tokens(n, 0)
+                            .tool(name, id)
+                            .detail("record fields pinned verbatim; see the pin records")
                         } else {
                             let rule = match policy.evidence.pins.get(name) {
                                 Some(fields) if fields.is_empty() => "evidence.bulk_view",
@@ -245,6 +367,10 @@ pub fn compact(
                             };
                             let detail = if listed_ids.contains(id.as_str()) {
                                 "content dropped; the call is listed under earlier tool calls"
+                            } else if failed.contains(id.as_str()) {
+                                "content dropped; the call returned an error"
+                            } else if policy.pin_fields(name).is_some() {
+                                "content dropped; no record of it is pinned"
                             } else {
                                 "content dropped; the call is beyond the may_persist budget"
                             };
@@ -254,7 +380,13 @@ pub fn compact(
                                 .detail(detail)
                         }
                     }
-                    _ => AuditRecord::new(&item, p.part.kind(), Decision::Summarized, "strategy.governed.narrative").tokens(n, 0),
+                    _ => AuditRecord::new(
+                        &item,
+                        p.part.kind(),
+                        Decision::Summarized,
+                        "strategy.governed.narrative",
+                    )
+                    .tokens(n, 0),
                 }
             };
             audit.push(rec);
@@ -268,42 +400,68 @@ pub fn compact(
                 format!("evidence.pins.{}", p.tool)
             };
             audit.push(
-                AuditRecord::new(format!("pin:{}", p.record_id), "pinned_field", Decision::Pinned, rule)
-                    .tokens(0, count(&p.line)?)
-                    .tool(&p.tool, &p.call_id)
-                    .record(&p.record_id)
-                    .detail(format!("from {}", p.source_item)),
+                AuditRecord::new(
+                    format!("pin:{}", p.record_id),
+                    "pinned_field",
+                    Decision::Pinned,
+                    rule,
+                )
+                .tokens(0, count(&p.line)?)
+                .tool(&p.tool, &p.call_id)
+                .record(&p.record_id)
+                .detail(format!("from {}", p.source_item)),
             );
         }
         for p in superseded.iter().chain(carried_superseded.iter()) {
             audit.push(
-                AuditRecord::new(format!("pin:{}", p.record_id), "pinned_field", Decision::Dropped, "evidence.latest_wins")
-                    .tool(&p.tool, &p.call_id)
-                    .record(&p.record_id)
-                    .detail(format!("from {}; a later return of the same record is kept", p.source_item)),
+                AuditRecord::new(
+                    format!("pin:{}", p.record_id),
+                    "pinned_field",
+                    Decision::Dropped,
+                    "evidence.latest_wins",
+                )
+                .tool(&p.tool, &p.call_id)
+                .record(&p.record_id)
+                .detail(format!(
+                    "from {}; a later return of the same record is kept",
+                    p.source_item
+                )),
             );
         }
         for p in &pins_in_tail {
             audit.push(
-                AuditRecord::new(format!("pin:{}", p.record_id), "pinned_field", Decision::Kept, "evidence.dedupe_tail")
-                    .tool(&p.tool, &p.call_id)
-                    .record(&p.record_id)
-                    .detail("the whole result stays in the tail; not pinned twice"),
+                AuditRecord::new(
+                    format!("pin:{}", p.record_id),
+                    "pinned_field",
+                    Decision::Kept,
+                    "evidence.dedupe_tail",
+                )
+                .tool(&p.tool, &p.call_id)
+                .record(&p.record_id)
+                .detail("the whole result stays in the tail; not pinned twice"),
             );
         }
     }
     for r in redactions.iter().chain(summary_redactions.iter()) {
-        audit.push(AuditRecord::new(&r.item, "redaction", Decision::Redacted, &r.rule).detail(&r.placeholder));
+        audit.push(
+            AuditRecord::new(&r.item, "redaction", Decision::Redacted, &r.rule)
+                .detail(&r.placeholder),
+        );
     }
     let summary_words = summary.split_whitespace().count();
     audit.push(
-        AuditRecord::new("summary", "summary", Decision::Kept, format!("summarizer.{}", summarizer.name()))
-            .tokens(0, summary_tokens)
-            .detail(if capped {
-                format!("{summary_words} words, capped at {}", rules.summary_words)
-            } else {
-                format!("{summary_words} words")
-            }),
+        AuditRecord::new(
+            "summary",
+            "summary",
+            Decision::Kept,
+            format!("summarizer.{}", summarizer.name()),
+        )
+        .tokens(0, summary_tokens)
+        .detail(if capped {
+            format!("{summary_words} words, capped at {}", rules.summary_words)
+        } else {
+            format!("{summary_words} words")
+        }),
     );
 
     let job_text: Vec<&str> = job_items.iter().map(|i| i.text.as_str()).collect();
@@ -313,8 +471,16 @@ pub fn compact(
         format: t.format.name().to_string(),
         strategy: strategy.name().to_string(),
         tokenizer: tokens.name().to_string(),
-        kernel: Identity { id: kernel.id.clone(), version: kernel.version.clone(), sha256: kernel.sha256.clone() },
-        policy: Identity { id: policy.id.clone(), version: policy.version.clone(), sha256: policy.sha256.clone() },
+        kernel: Identity {
+            id: kernel.id.clone(),
+            version: kernel.version.clone(),
+            sha256: kernel.sha256.clone(),
+        },
+        policy: Identity {
+            id: policy.id.clone(),
+            version: policy.version.clone(),
+            sha256: policy.sha256.clone(),
+        },
         tokens: Tokens {
             before,
             after,
@@ -327,13 +493,19 @@ pub fn compact(
             may_persist,
         },
         reduction_pct: report::reduction_pct(before, after),
-        floor: Floor { trigger: rules.trigger_tokens, required, met: rules.trigger_tokens >= required, remains },
+        floor: Floor {
+            trigger: rules.trigger_tokens,
+            required,
+            met: rules.trigger_tokens >= required,
+            remains,
+        },
         trigger: TriggerCheck {
             threshold: rules.trigger_tokens,
             input_tokens: before,
             min_new_tool_results: rules.min_new_tool_results,
             new_tool_results: new_results,
-            would_trigger: before > rules.trigger_tokens && new_results >= rules.min_new_tool_results,
+            would_trigger: before > rules.trigger_tokens
+                && new_results >= rules.min_new_tool_results,
         },
         summarizer: SummarizerReport {
             name: summarizer.name().to_string(),
@@ -359,7 +531,13 @@ pub fn compact(
     };
     let mut all_redactions = redactions;
     all_redactions.extend(summary_redactions);
-    Ok(Compaction { request, audit, report, summary, redactions: all_redactions })
+    Ok(Compaction {
+        request,
+        audit,
+        report,
+        summary,
+        redactions: all_redactions,
+    })
 }
 
 fn split_item(item: &str) -> (usize, usize) {

@@ -1,5 +1,11 @@
 //! Evidence pins: fields that tools returned, copied word for word under the
-//! retention policy, one line per record, each carrying its tool call id.
+//! retention policy, one line per record, grouped under the tool call id that
+//! returned them:
+//!
+//! ```text
+//! [toolu_01S9] list_subscription_events
+//! - event_id=SE-1 date=2025-11-14 type=subscription.created actor=U-1
+//! ```
 //!
 //! Pins from an earlier compaction (a continuity block in the conversation)
 //! are read back and carried forward, so evidence survives any number of
@@ -11,14 +17,16 @@ use crate::policy::RetentionPolicy;
 use crate::transcript::{compact_json, Part, Transcript};
 
 /// Header of the pinned-facts section of a continuity block.
-pub const FACTS_HEADER: &str = "FACTS RETURNED BY TOOLS (verbatim; must persist; not interpretations):";
+pub const FACTS_HEADER: &str =
+    "FACTS RETURNED BY TOOLS (verbatim; must persist; not interpretations):";
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Pin {
     pub call_id: String,
     pub tool: String,
     pub record_id: String,
-    /// The rendered line, exactly as it will appear in the request.
+    /// The rendered record line (`- field=value ...`), exactly as it will
+    /// appear under its call's header.
     pub line: String,
     /// Where it came from: `m{i}.p{j}` of the input, or `carried:m{i}.p{j}`.
     pub source_item: String,
@@ -111,14 +119,21 @@ pub fn records<'a>(content: &'a Value, id_field: &str) -> Vec<&'a Value> {
                 .flat_map(|items| items.iter().filter(|i| i.is_object() && has_id(i)))
                 .collect()
         }
-        Value::Array(items) => items.iter().filter(|i| i.is_object() && has_id(i)).collect(),
+        Value::Array(items) => items
+            .iter()
+            .filter(|i| i.is_object() && has_id(i))
+            .collect(),
         _ => Vec::new(),
     }
 }
 
+/// `None` for values that say nothing (null, empty), which are left out.
 fn render_value(v: &Value) -> Option<String> {
     match v {
         Value::Null => None,
+        Value::String(s) if s.is_empty() => None,
+        Value::Array(a) if a.is_empty() => None,
+        Value::Object(o) if o.is_empty() => None,
         // One line per pin: newlines inside a value are written as `\n`.
         Value::String(s) => Some(s.replace('\n', "\\n")),
         other => Some(compact_json(other)),
@@ -126,16 +141,25 @@ fn render_value(v: &Value) -> Option<String> {
 }
 
 /// Render one record's pinned fields; `None` without a record id.
-pub fn render_record(call_id: &str, record: &Value, fields: &[String]) -> Option<(String, String)> {
+pub fn render_record(record: &Value, fields: &[String]) -> Option<(String, String)> {
     let id_field = fields.first()?;
     let record_id = lookup(record, id_field).and_then(|v| render_value(&v))?;
-    let mut line = format!("- [{call_id}]");
+    let mut line = String::from("-");
     for f in fields {
         if let Some(text) = lookup(record, f).and_then(|v| render_value(&v)) {
             line.push_str(&format!(" {f}={text}"));
         }
     }
     Some((record_id, line))
+}
+
+/// The header a group of pins sits under.
+pub fn call_header(call_id: &str, tool: &str) -> String {
+    if tool.is_empty() {
+        format!("[{call_id}]")
+    } else {
+        format!("[{call_id}] {tool}")
+    }
 }
 
 /// Pins from every pinned tool result, in transcript order (later returns
@@ -145,14 +169,28 @@ pub fn extract_pins(t: &Transcript, policy: &RetentionPolicy) -> (Vec<Pin>, Vec<
     let mut superseded: Vec<Pin> = Vec::new();
     for (mi, m) in t.messages.iter().enumerate() {
         for (pi, p) in m.parts.iter().enumerate() {
-            let Part::ToolResult { id, name, content, is_error } = &p.part else { continue };
+            let Part::ToolResult {
+                id,
+                name,
+                content,
+                is_error,
+            } = &p.part
+            else {
+                continue;
+            };
             if *is_error {
                 continue;
             }
-            let Some(fields) = policy.pin_fields(name) else { continue };
-            let Some(content) = structured(content) else { continue };
+            let Some(fields) = policy.pin_fields(name) else {
+                continue;
+            };
+            let Some(content) = structured(content) else {
+                continue;
+            };
             for rec in records(&content, &fields[0]) {
-                let Some((record_id, line)) = render_record(id, rec, fields) else { continue };
+                let Some((record_id, line)) = render_record(rec, fields) else {
+                    continue;
+                };
                 let pin = Pin {
                     call_id: id.clone(),
                     tool: name.clone(),
@@ -175,13 +213,15 @@ pub fn extract_pins(t: &Transcript, policy: &RetentionPolicy) -> (Vec<Pin>, Vec<
 }
 
 /// Pins written by an earlier compaction, read back from continuity blocks
-/// in the conversation's text.
+/// in the conversation's text: ours (records under `[CALL] tool` headers) and
+/// the reference build's (`- [CALL] ID: field=...` lines).
 pub fn carried_pins(t: &Transcript) -> Vec<Pin> {
     let mut out = Vec::new();
     for (mi, m) in t.messages.iter().enumerate() {
         for (pi, p) in m.parts.iter().enumerate() {
             let Part::Text(text) = &p.part else { continue };
             let mut in_facts = false;
+            let mut call: Option<(String, String)> = None;
             for line in text.lines() {
                 if line.starts_with("FACTS RETURNED BY TOOLS") {
                     in_facts = true;
@@ -190,16 +230,32 @@ pub fn carried_pins(t: &Transcript) -> Vec<Pin> {
                 if !in_facts {
                     continue;
                 }
-                match parse_pin_line(line) {
-                    Some((call_id, record_id)) => out.push(Pin {
-                        line: normalize_pin_line(line, &call_id, &record_id),
+                let source_item = format!("carried:m{mi}.p{pi}");
+                if let Some((call_id, tool)) = parse_call_header(line) {
+                    call = Some((call_id, tool));
+                } else if let Some((call_id, record_id, rest)) = parse_legacy_pin(line) {
+                    out.push(Pin {
                         call_id,
                         tool: String::new(),
                         record_id,
-                        source_item: format!("carried:m{mi}.p{pi}"),
+                        line: rest,
+                        source_item,
                         message: mi,
-                    }),
-                    None => in_facts = false,
+                    });
+                } else if let (Some((call_id, tool)), Some(record_id)) =
+                    (&call, record_line_id(line))
+                {
+                    out.push(Pin {
+                        call_id: call_id.clone(),
+                        tool: tool.clone(),
+                        record_id,
+                        line: line.to_string(),
+                        source_item,
+                        message: mi,
+                    });
+                } else {
+                    in_facts = false;
+                    call = None;
                 }
             }
         }
@@ -207,31 +263,51 @@ pub fn carried_pins(t: &Transcript) -> Vec<Pin> {
     out
 }
 
-/// `- [CALL] ID: field=ID ...` repeats the id; carried forward as
-/// `- [CALL] field=ID ...`, every field still verbatim.
-fn normalize_pin_line(line: &str, call_id: &str, record_id: &str) -> String {
-    let prefix = format!("- [{call_id}] {record_id}: ");
-    match line.strip_prefix(&prefix) {
-        Some(rest) if rest.split_whitespace().next().and_then(|f| f.split_once('=')).map(|(_, v)| v) == Some(record_id) => {
-            format!("- [{call_id}] {rest}")
-        }
-        _ => line.to_string(),
+/// `[CALL] tool` or `[CALL]`.
+fn parse_call_header(line: &str) -> Option<(String, String)> {
+    let rest = line.strip_prefix('[')?;
+    let close = rest.find(']')?;
+    let tool = rest[close + 1..].trim();
+    let call = &rest[..close];
+    if call.is_empty() || call.contains(char::is_whitespace) || tool.contains(char::is_whitespace) {
+        return None;
     }
+    Some((rest[..close].to_string(), tool.to_string()))
 }
 
-/// `- [CALL] LABEL: ...` (the reference's style) or `- [CALL] field=ID ...`.
-fn parse_pin_line(line: &str) -> Option<(String, String)> {
+/// The record id of `- field=ID ...`.
+fn record_line_id(line: &str) -> Option<String> {
+    let first = line.strip_prefix("- ")?.split_whitespace().next()?;
+    Some(first.split_once('=')?.1.to_string())
+}
+
+/// `- [CALL] ID: field=ID ...` (the reference build's style) or
+/// `- [CALL] field=ID ...`, as (call, record id, `- field=...` line). The
+/// `ID: ` label repeats the first field and is dropped; every field stays.
+fn parse_legacy_pin(line: &str) -> Option<(String, String, String)> {
     let rest = line.strip_prefix("- [")?;
     let close = rest.find(']')?;
     let call_id = rest[..close].to_string();
     let body = rest[close + 1..].trim_start();
     let first = body.split_whitespace().next()?;
-    let record_id = if let Some(label) = first.strip_suffix(':') {
-        label.to_string()
+    if let Some(label) = first.strip_suffix(':') {
+        let after = body[first.len()..].trim_start();
+        let repeats = after
+            .split_whitespace()
+            .next()
+            .and_then(|f| f.split_once('='))
+            .map(|(_, v)| v)
+            == Some(label);
+        let line = if repeats {
+            format!("- {after}")
+        } else {
+            format!("- {body}")
+        };
+        Some((call_id, label.to_string(), line))
     } else {
-        first.split_once('=')?.1.to_string()
-    };
-    Some((call_id, record_id))
+        let id = first.split_once('=')?.1.to_string();
+        Some((call_id, id, format!("- {body}")))
+    }
 }
 
 #[cfg(test)]
@@ -246,34 +322,52 @@ mod tests {
         let recs = records(&content, "event_id");
         assert_eq!(recs.len(), 2);
         let payment = json!({"payment_id": "TX-1", "detail": {"record_type": "authorization", "settled_at": null}});
-        assert_eq!(lookup(&payment, "record_type"), Some(json!("authorization")));
-        let fields: Vec<String> = ["payment_id", "record_type", "settled_at"].iter().map(|s| s.to_string()).collect();
-        let (id, line) = render_record("call-1", &payment, &fields).unwrap();
+        assert_eq!(
+            lookup(&payment, "record_type"),
+            Some(json!("authorization"))
+        );
+        let fields: Vec<String> = ["payment_id", "record_type", "settled_at"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let (id, line) = render_record(&payment, &fields).unwrap();
         assert_eq!(id, "TX-1");
-        assert_eq!(line, "- [call-1] payment_id=TX-1 record_type=authorization");
+        assert_eq!(line, "- payment_id=TX-1 record_type=authorization");
     }
 
     #[test]
     fn dotted_paths_map_over_lists() {
-        let account = json!({"customer_id": "C-1", "seats": [{"user_id": "U-1"}, {"user_id": "U-2"}]});
-        assert_eq!(lookup(&account, "seats.user_id"), Some(json!(["U-1", "U-2"])));
+        let account =
+            json!({"customer_id": "C-1", "seats": [{"user_id": "U-1"}, {"user_id": "U-2"}]});
+        assert_eq!(
+            lookup(&account, "seats.user_id"),
+            Some(json!(["U-1", "U-2"]))
+        );
     }
 
     #[test]
-    fn reads_back_both_pin_line_styles() {
+    fn reads_back_both_pin_styles() {
         assert_eq!(
-            parse_pin_line("- [toolu_1] SE-1: event_id=SE-1 date=2025-11-14"),
-            Some(("toolu_1".into(), "SE-1".into()))
+            parse_legacy_pin("- [toolu_1] SE-1: event_id=SE-1 date=2025-11-14"),
+            Some((
+                "toolu_1".into(),
+                "SE-1".into(),
+                "- event_id=SE-1 date=2025-11-14".into()
+            ))
         );
         assert_eq!(
-            parse_pin_line("- [call_9] payment_id=TX-9 amount=1.0"),
-            Some(("call_9".into(), "TX-9".into()))
+            parse_legacy_pin("- [t1] SE-1: note=y"),
+            Some(("t1".into(), "SE-1".into(), "- SE-1: note=y".into()))
         );
-        assert_eq!(parse_pin_line("SUMMARY: nothing"), None);
         assert_eq!(
-            normalize_pin_line("- [t1] SE-1: event_id=SE-1 date=x", "t1", "SE-1"),
-            "- [t1] event_id=SE-1 date=x"
+            parse_call_header("[toolu_1] get_ticket"),
+            Some(("toolu_1".into(), "get_ticket".into()))
         );
-        assert_eq!(normalize_pin_line("- [t1] SE-1: note=y", "t1", "SE-1"), "- [t1] SE-1: note=y");
+        assert_eq!(parse_call_header("[CONTINUITY | mission X]"), None);
+        assert_eq!(
+            record_line_id("- payment_id=TX-9 amount=1.0"),
+            Some("TX-9".into())
+        );
+        assert_eq!(record_line_id("SUMMARY: nothing"), None);
     }
 }

@@ -19,10 +19,12 @@ use crate::transcript::Transcript;
 pub fn read_input(path: &str) -> Result<(Vec<u8>, Source), InputError> {
     if path == "-" {
         let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).map_err(|e| InputError::Unreadable {
-            file: Source::stdin(),
-            message: e.to_string(),
-        })?;
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| InputError::Unreadable {
+                file: Source::stdin(),
+                message: e.to_string(),
+            })?;
         return Ok((buf, Source::stdin()));
     }
     let p = Path::new(path);
@@ -81,7 +83,8 @@ pub fn serialize(c: &Compaction) -> Result<OutputFiles> {
         serde_json::to_writer(&mut audit, r).map_err(|e| Error::Internal(e.to_string()))?;
         audit.push(b'\n');
     }
-    let report = json(&serde_json::to_value(&c.report).map_err(|e| Error::Internal(e.to_string()))?)?;
+    let report =
+        json(&serde_json::to_value(&c.report).map_err(|e| Error::Internal(e.to_string()))?)?;
     let mut summary = c.summary.clone().into_bytes();
     summary.push(b'\n');
     Ok(OutputFiles {

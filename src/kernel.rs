@@ -81,10 +81,12 @@ impl MissionKernel {
 
     /// Parse without the pin and expiry checks (used by `kernel hash`).
     pub fn parse_unchecked(text: &str, source: &Source) -> Result<Self, InputError> {
-        let document: toml::Table = text.parse().map_err(|e: toml::de::Error| InputError::MalformedToml {
-            file: source.clone(),
-            message: e.to_string(),
-        })?;
+        let document: toml::Table =
+            text.parse()
+                .map_err(|e: toml::de::Error| InputError::MalformedToml {
+                    file: source.clone(),
+                    message: e.to_string(),
+                })?;
         let bad = |message: String| InputError::InvalidKernel {
             file: source.clone(),
             message,
@@ -111,7 +113,11 @@ impl MissionKernel {
                     })?);
                 }
             }
-            Some(_) => return Err(bad("`prohibition` must be an array of tables ([[prohibition]])".into())),
+            Some(_) => {
+                return Err(bad(
+                    "`prohibition` must be an array of tables ([[prohibition]])".into(),
+                ))
+            }
         }
         let mut seen = std::collections::HashSet::new();
         for p in &prohibitions {
@@ -187,9 +193,17 @@ impl MissionKernel {
             }
         }
         if !self.prohibitions.is_empty() {
+            // Provenance shared by every limit is said once.
+            let first = &self.prohibitions[0];
+            let shared = self.prohibitions.iter().all(|p| {
+                p.source == first.source && p.version == first.version && p.scope == first.scope
+            });
             out.push_str("Prohibited (never do these; list any such action for human authorization instead):\n");
             for p in &self.prohibitions {
-                out.push_str(&format!("- {}\n", render_prohibition(p)));
+                out.push_str(&format!("- {}\n", render_prohibition(p, !shared)));
+            }
+            if shared {
+                out.push_str(&format!("{}\n", provenance(first)));
             }
         }
         out.push_str(KERNEL_CLOSING);
@@ -205,19 +219,30 @@ impl MissionKernel {
     }
 }
 
-fn render_prohibition(p: &Prohibition) -> String {
+fn render_prohibition(p: &Prohibition, with_provenance: bool) -> String {
     let mut s = format!("[{}] {}", p.id, p.text);
-    if !p.tools.is_empty() {
-        s.push_str(&format!(" Tools: {}.", p.tools.join(", ")));
-    }
-    s.push_str(&format!(" Effect: {}.", p.effect.as_str()));
-    s.push_str(&format!(" Source: {} v{}.", p.source, p.version));
-    if !p.scope.is_empty() {
-        s.push_str(&format!(" Scope: {}.", p.scope.join(", ")));
+    let tools = if p.tools.is_empty() {
+        String::new()
+    } else {
+        format!("tools: {}; ", p.tools.join(", "))
+    };
+    s.push_str(&format!(" ({tools}effect: {})", p.effect.as_str()));
+    if with_provenance {
+        s.push(' ');
+        s.push_str(&provenance(p));
     }
     if let Some(at) = p.expires_at {
-        s.push_str(&format!(" Expires: {}.", at.to_rfc3339()));
+        s.push_str(&format!(" Expires {}.", at.to_rfc3339()));
     }
+    s
+}
+
+fn provenance(p: &Prohibition) -> String {
+    let mut s = format!("Source: {} v{}", p.source, p.version);
+    if !p.scope.is_empty() {
+        s.push_str(&format!("; scope: {}", p.scope.join(", ")));
+    }
+    s.push('.');
     s
 }
 
@@ -273,7 +298,9 @@ fn parse_prohibition(t: &toml::Table) -> Result<Prohibition, String> {
         ),
         Some(toml::Value::Datetime(d)) => Some(
             DateTime::parse_from_rfc3339(&d.to_string())
-                .map_err(|e| format!("expires_at `{d}` needs a full RFC 3339 date-time with offset: {e}"))?
+                .map_err(|e| {
+                    format!("expires_at `{d}` needs a full RFC 3339 date-time with offset: {e}")
+                })?
                 .with_timezone(&Utc),
         ),
         Some(_) => return Err("expires_at must be an RFC 3339 string".into()),
@@ -356,7 +383,10 @@ expires_at = "2027-06-30T00:00:00Z"
     #[test]
     fn hash_ignores_comments_and_key_order_but_not_content() {
         let a = MissionKernel::from_toml(K, &src(), now()).unwrap();
-        let reordered = K.replace("id = \"M-1\"\nversion = \"2\"", "version = \"2\"\n# a comment\nid = \"M-1\"");
+        let reordered = K.replace(
+            "id = \"M-1\"\nversion = \"2\"",
+            "version = \"2\"\n# a comment\nid = \"M-1\"",
+        );
         let b = MissionKernel::from_toml(&reordered, &src(), now()).unwrap();
         assert_eq!(a.sha256, b.sha256);
         let changed = K.replace("outside the company", "outside the");
@@ -374,26 +404,44 @@ expires_at = "2027-06-30T00:00:00Z"
         assert!(MissionKernel::from_toml(&pinned, &src(), now()).is_ok());
         let tampered = pinned.replace("Never send", "Feel free to send");
         let err = MissionKernel::from_toml(&tampered, &src(), now()).unwrap_err();
-        assert!(matches!(err, InputError::KernelHashMismatch { .. }), "{err}");
+        assert!(
+            matches!(err, InputError::KernelHashMismatch { .. }),
+            "{err}"
+        );
     }
 
     #[test]
     fn expiry_is_checked_against_now() {
         let later = Utc.with_ymd_and_hms(2027, 7, 1, 0, 0, 0).unwrap();
         let err = MissionKernel::from_toml(K, &src(), later).unwrap_err();
-        assert!(err.to_string().contains("refresh governance state"), "{err}");
+        assert!(
+            err.to_string().contains("refresh governance state"),
+            "{err}"
+        );
     }
 
     #[test]
     fn missing_and_wrong_fields_are_named() {
         let no_objective = K.replace("objective = \"Do the thing.\"\n", "");
-        let err = MissionKernel::from_toml(&no_objective, &src(), now()).unwrap_err().to_string();
-        assert!(err.contains("k.toml") && err.contains("missing field `objective`"), "{err}");
+        let err = MissionKernel::from_toml(&no_objective, &src(), now())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("k.toml") && err.contains("missing field `objective`"),
+            "{err}"
+        );
         let bad_effect = K.replace("effect = \"deny\"", "effect = \"maybe\"");
-        let err = MissionKernel::from_toml(&bad_effect, &src(), now()).unwrap_err().to_string();
-        assert!(err.contains("prohibition 1 (`no-export`)") && err.contains("maybe"), "{err}");
+        let err = MissionKernel::from_toml(&bad_effect, &src(), now())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("prohibition 1 (`no-export`)") && err.contains("maybe"),
+            "{err}"
+        );
         let no_tools = K.replace("tools = [\"send_email\"]\n", "");
-        let err = MissionKernel::from_toml(&no_tools, &src(), now()).unwrap_err().to_string();
+        let err = MissionKernel::from_toml(&no_tools, &src(), now())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("missing field `tools`"), "{err}");
     }
 

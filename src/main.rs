@@ -15,7 +15,11 @@ use continuity::summarize;
 use continuity::tokens::TokenCounter;
 
 #[derive(Parser)]
-#[command(name = "continuity", version, about = "Governed context compaction for long-running LLM agents, offline")]
+#[command(
+    name = "continuity",
+    version,
+    about = "Governed context compaction for long-running LLM agents, offline"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -108,7 +112,13 @@ fn load_tokenizer(path: Option<&Path>) -> anyhow::Result<TokenCounter> {
 fn run(cli: Cli) -> anyhow::Result<()> {
     let now = chrono::Utc::now();
     match cli.command {
-        Command::Compact { input, common, strategy, out, quiet } => {
+        Command::Compact {
+            input,
+            common,
+            strategy,
+            out,
+            quiet,
+        } => {
             let (transcript, source) = io::read_transcript(&input)?;
             let kernel = io::load_kernel(&common.kernel, now)?;
             let policy = io::load_policy(common.policy.as_deref())?;
@@ -117,7 +127,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let mut redactor = Redactor::new(&policy.personal_data)?;
             let input_name = source.to_string();
             let c = compact(
-                &Inputs { transcript: &transcript, input_name: &input_name, kernel: &kernel, policy: &policy, strategy },
+                &Inputs {
+                    transcript: &transcript,
+                    input_name: &input_name,
+                    kernel: &kernel,
+                    policy: &policy,
+                    strategy,
+                },
                 summarizer.as_mut(),
                 &tokens,
                 &mut redactor,
@@ -149,23 +165,44 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     r.counts.stubs,
                     r.counts.redactions
                 );
-                let names: Vec<String> = files.files.iter().map(|(n, _)| out.join(n).display().to_string()).collect();
+                let names: Vec<String> = files
+                    .files
+                    .iter()
+                    .map(|(n, _)| out.join(n).display().to_string())
+                    .collect();
                 println!("       wrote {}", names.join(", "));
             }
         }
-        Command::Plan { input, common, json } => {
+        Command::Plan {
+            input,
+            common,
+            json,
+        } => {
             let (transcript, source) = io::read_transcript(&input)?;
             let kernel = io::load_kernel(&common.kernel, now)?;
             let policy = io::load_policy(common.policy.as_deref())?;
             let mut summarizer = summarize::by_name(&common.summarizer)?;
             let tokens = load_tokenizer(common.tokenizer.as_deref())?;
-            let plans = continuity::plan::plan(&transcript, &source.to_string(), &kernel, &policy, summarizer.as_mut(), &tokens)?;
+            let plans = continuity::plan::plan(
+                &transcript,
+                &source.to_string(),
+                &kernel,
+                &policy,
+                summarizer.as_mut(),
+                &tokens,
+            )?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&plans)?);
             } else {
                 println!(
                     "{:<13} {:>9} {:>8} {:>8} {:>12} {:>16} {:>18}",
-                    "strategy", "fixed", "remains", "after", "min trigger", "per 100k @ min", "per 100k @ policy"
+                    "strategy",
+                    "fixed",
+                    "remains",
+                    "after",
+                    "min trigger",
+                    "per 100k @ min",
+                    "per 100k @ policy"
                 );
                 for p in &plans {
                     let at_policy = p
@@ -174,7 +211,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                         .unwrap_or_else(|| format!("n/a (T={} < after)", p.policy_trigger));
                     println!(
                         "{:<13} {:>9} {:>8} {:>8} {:>12} {:>16.2} {:>18}",
-                        p.strategy, p.fixed_overhead, p.remains, p.after, p.min_trigger, p.compactions_per_100k_at_min, at_policy
+                        p.strategy,
+                        p.fixed_overhead,
+                        p.remains,
+                        p.after,
+                        p.min_trigger,
+                        p.compactions_per_100k_at_min,
+                        at_policy
                     );
                 }
             }
@@ -190,7 +233,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                         }
                         .into());
                     }
-                    std::fs::write(&p, TEMPLATE).with_context(|| format!("writing {}", p.display()))?;
+                    std::fs::write(&p, TEMPLATE)
+                        .with_context(|| format!("writing {}", p.display()))?;
                     eprintln!("wrote {}", p.display());
                 }
             },
@@ -202,7 +246,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 let kernel = MissionKernel::parse_unchecked(&text, &Source::path(&path))?;
                 println!("{}", kernel.sha256);
                 match kernel.pinned_hash() {
-                    Some(pinned) if pinned.eq_ignore_ascii_case(&kernel.sha256) => eprintln!("pinned sha256 matches"),
+                    Some(pinned) if pinned.eq_ignore_ascii_case(&kernel.sha256) => {
+                        eprintln!("pinned sha256 matches")
+                    }
                     Some(pinned) => eprintln!("pinned sha256 {pinned} does NOT match"),
                     None => eprintln!("not pinned: add  sha256 = \"{}\"  to pin it", kernel.sha256),
                 }

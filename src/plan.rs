@@ -41,7 +41,13 @@ pub fn plan(
     for strategy in [Strategy::SummaryOnly, Strategy::Governed] {
         let mut redactor = Redactor::new(&policy.personal_data)?;
         let c = compact(
-            &Inputs { transcript, input_name, kernel, policy, strategy },
+            &Inputs {
+                transcript,
+                input_name,
+                kernel,
+                policy,
+                strategy,
+            },
             summarizer,
             tokens,
             &mut redactor,

@@ -116,10 +116,11 @@ impl Default for RetentionPolicy {
 
 impl RetentionPolicy {
     pub fn from_toml(text: &str, source: &Source) -> Result<Self, InputError> {
-        let mut policy: RetentionPolicy = toml::from_str(text).map_err(|e| InputError::InvalidPolicy {
-            file: source.clone(),
-            message: e.to_string(),
-        })?;
+        let mut policy: RetentionPolicy =
+            toml::from_str(text).map_err(|e| InputError::InvalidPolicy {
+                file: source.clone(),
+                message: e.to_string(),
+            })?;
         let bad = |message: String| InputError::InvalidPolicy {
             file: source.clone(),
             message,
@@ -128,8 +129,11 @@ impl RetentionPolicy {
             return Err(bad("compaction.tail_rounds must be at least 1".into()));
         }
         for (name, pattern) in &policy.personal_data.patterns {
-            regex::Regex::new(pattern)
-                .map_err(|e| bad(format!("personal_data.patterns.{name} is not a valid regex: {e}")))?;
+            regex::Regex::new(pattern).map_err(|e| {
+                bad(format!(
+                    "personal_data.patterns.{name} is not a valid regex: {e}"
+                ))
+            })?;
         }
         for (tool, fields) in &policy.evidence.pins {
             if fields.iter().any(|f| f.trim().is_empty()) {
@@ -166,9 +170,22 @@ mod tests {
 
     #[test]
     fn typos_and_bad_regexes_are_errors() {
-        let err = RetentionPolicy::from_toml("[compaction]\nsumary_words = 80\n", &Source("p.toml".into())).unwrap_err().to_string();
-        assert!(err.contains("p.toml") && err.contains("sumary_words"), "{err}");
-        let err = RetentionPolicy::from_toml("[personal_data.patterns]\nx = '('\n", &Source("p.toml".into())).unwrap_err().to_string();
+        let err = RetentionPolicy::from_toml(
+            "[compaction]\nsumary_words = 80\n",
+            &Source("p.toml".into()),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("p.toml") && err.contains("sumary_words"),
+            "{err}"
+        );
+        let err = RetentionPolicy::from_toml(
+            "[personal_data.patterns]\nx = '('\n",
+            &Source("p.toml".into()),
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("personal_data.patterns.x"), "{err}");
     }
 }

@@ -18,17 +18,41 @@ use crate::transcript::{Part, Transcript};
 /// or `address` (tool names, product names, network addresses) are personal
 /// only when a policy says so.
 const BUILTIN_FIELDS: &[&str] = &[
-    "full_name", "first_name", "last_name", "email", "email_address", "phone", "owner_phone",
-    "phone_number", "mobile", "billing_address", "shipping_address", "home_address", "street",
-    "card_number", "iban", "ssn", "dob", "date_of_birth", "birth_date", "passport",
-    "passport_number", "tax_id",
+    "full_name",
+    "first_name",
+    "last_name",
+    "email",
+    "email_address",
+    "phone",
+    "owner_phone",
+    "phone_number",
+    "mobile",
+    "billing_address",
+    "shipping_address",
+    "home_address",
+    "street",
+    "card_number",
+    "iban",
+    "ssn",
+    "dob",
+    "date_of_birth",
+    "birth_date",
+    "passport",
+    "passport_number",
+    "tax_id",
 ];
 
 const BUILTIN_PATTERNS: &[(&str, &str)] = &[
     ("email", r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}"),
-    ("phone", r"(?:\+?\d{1,3}[-. ]?)?\(?\b\d{3}\)?[-. ]\d{3}[-. ]\d{4}\b"),
+    (
+        "phone",
+        r"(?:\+?\d{1,3}[-. ]?)?\(?\b\d{3}\)?[-. ]\d{3}[-. ]\d{4}\b",
+    ),
     ("card_number", r"\b(?:\d[ -]?){12,18}\d\b"),
-    ("iban", r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b"),
+    (
+        "iban",
+        r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b",
+    ),
     ("ssn", r"\b\d{3}-\d{2}-\d{4}\b"),
 ];
 
@@ -83,7 +107,10 @@ impl Redactor {
             .into_iter()
             .map(|(name, p)| {
                 Regex::new(&p)
-                    .map(|regex| Pattern { name: name.clone(), regex })
+                    .map(|regex| Pattern {
+                        name: name.clone(),
+                        regex,
+                    })
                     .map_err(|e| Error::Internal(format!("personal-data pattern {name}: {e}")))
             })
             .collect::<Result<_, _>>()?;
@@ -99,7 +126,7 @@ impl Redactor {
 
     fn is_field(&self, key: &str) -> bool {
         let k = key.to_lowercase();
-        self.fields.iter().any(|f| *f == k)
+        self.fields.contains(&k)
     }
 
     fn placeholder(&mut self, value: &str, kind: &str) -> String {
@@ -197,7 +224,9 @@ impl Redactor {
                 let keys: Vec<String> = map.keys().cloned().collect();
                 for k in keys {
                     let is_field = self.is_field(&k);
-                    let Some(child) = map.get_mut(&k) else { continue };
+                    let Some(child) = map.get_mut(&k) else {
+                        continue;
+                    };
                     if is_field && !child.is_object() && !child.is_array() && !child.is_null() {
                         let text = scalar_text(child).unwrap_or_default();
                         if is_withheld(&text) || text.is_empty() {
@@ -223,7 +252,13 @@ impl Redactor {
         }
     }
 
-    fn redact_all_scalars(&mut self, v: &mut Value, kind: &str, item: &str, log: &mut Vec<Redaction>) {
+    fn redact_all_scalars(
+        &mut self,
+        v: &mut Value,
+        kind: &str,
+        item: &str,
+        log: &mut Vec<Redaction>,
+    ) {
         match v {
             Value::Array(items) => items
                 .iter_mut()
@@ -353,8 +388,14 @@ impl Redactor {
 
 fn bounded(v: &str) -> String {
     let escaped = regex::escape(v);
-    let starts_word = v.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
-    let ends_word = v.chars().last().is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let starts_word = v
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let ends_word = v
+        .chars()
+        .last()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_');
     format!(
         "{}{}{}",
         if starts_word { r"\b" } else { "" },
@@ -367,8 +408,7 @@ fn bounded(v: &str) -> String {
 /// someone's data: replacing them in free text would corrupt it.
 fn identifier_like(s: &str) -> bool {
     s.chars().any(|c| c.is_ascii_lowercase())
-        && s
-            .chars()
+        && s.chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-' | '.'))
 }
 

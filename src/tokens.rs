@@ -43,7 +43,10 @@ impl TokenCounter {
             .file_stem()
             .map(|s| s.to_string_lossy().to_string())
             .unwrap_or_else(|| "tokenizer".into());
-        Self::from_bytes(&bytes, &name).map_err(|message| InputError::InvalidTokenizer { file: source, message })
+        Self::from_bytes(&bytes, &name).map_err(|message| InputError::InvalidTokenizer {
+            file: source,
+            message,
+        })
     }
 
     pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Self, String> {

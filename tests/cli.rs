@@ -12,16 +12,32 @@ fn bin() -> Command {
 }
 
 fn example(name: &str) -> String {
-    common::repo().join("examples/billing-dispute").join(name).display().to_string()
+    common::repo()
+        .join("examples/billing-dispute")
+        .join(name)
+        .display()
+        .to_string()
 }
 
 fn fixture(name: &str) -> String {
-    common::repo().join("tests/fixtures").join(name).display().to_string()
+    common::repo()
+        .join("tests/fixtures")
+        .join(name)
+        .display()
+        .to_string()
 }
 
 fn compact(input: &str, kernel: &str, out: &Path) -> assert_cmd::assert::Assert {
     bin()
-        .args(["compact", input, "--kernel", kernel, "--policy", &example("policy.toml"), "--out"])
+        .args([
+            "compact",
+            input,
+            "--kernel",
+            kernel,
+            "--policy",
+            &example("policy.toml"),
+            "--out",
+        ])
         .arg(out)
         .assert()
 }
@@ -34,8 +50,17 @@ fn compact_writes_request_audit_report_and_summary() {
     for f in ["request.json", "audit.jsonl", "report.json", "summary.txt"] {
         assert!(out.join(f).is_file(), "{f} missing");
     }
-    let report: Value = serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
-    for key in ["before", "after", "fixed_overhead", "kernel", "pinned", "summary", "tail"] {
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    for key in [
+        "before",
+        "after",
+        "fixed_overhead",
+        "kernel",
+        "pinned",
+        "summary",
+        "tail",
+    ] {
         assert!(report["tokens"][key].is_u64(), "tokens.{key}");
     }
     assert!(report["reduction_pct"].is_f64());
@@ -46,18 +71,36 @@ fn compact_writes_request_audit_report_and_summary() {
     let mut decisions = std::collections::HashSet::new();
     for line in audit.lines() {
         let r: Value = serde_json::from_str(line).unwrap();
-        for key in ["item", "kind", "decision", "rule", "tokens_before", "tokens_after"] {
+        for key in [
+            "item",
+            "kind",
+            "decision",
+            "rule",
+            "tokens_before",
+            "tokens_after",
+        ] {
             assert!(!r[key].is_null(), "audit record without {key}: {line}");
         }
         decisions.insert(r["decision"].as_str().unwrap().to_string());
     }
-    for d in ["kept", "pinned", "summarized", "stubbed", "redacted", "dropped"] {
+    for d in [
+        "kept",
+        "pinned",
+        "summarized",
+        "stubbed",
+        "redacted",
+        "dropped",
+    ] {
         assert!(decisions.contains(d), "no audit record decided {d}");
     }
-    let request: Value = serde_json::from_str(&std::fs::read_to_string(out.join("request.json")).unwrap()).unwrap();
+    let request: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("request.json")).unwrap()).unwrap();
     // The kernel joins the system prompt as its own block.
     let system = request["system"].as_array().expect("system blocks");
-    assert!(system.last().unwrap()["text"].as_str().unwrap().starts_with(continuity::kernel::KERNEL_OPENING));
+    assert!(system.last().unwrap()["text"]
+        .as_str()
+        .unwrap()
+        .starts_with(continuity::kernel::KERNEL_OPENING));
 }
 
 #[test]
@@ -67,12 +110,21 @@ fn reads_stdin_and_replaces_an_existing_output_directory() {
     std::fs::create_dir(&out).unwrap();
     std::fs::write(out.join("report.json"), "old").unwrap();
     bin()
-        .args(["compact", "-", "--kernel", &example("kernel.toml"), "--strategy", "summary-only", "--out"])
+        .args([
+            "compact",
+            "-",
+            "--kernel",
+            &example("kernel.toml"),
+            "--strategy",
+            "summary-only",
+            "--out",
+        ])
         .arg(&out)
         .write_stdin(std::fs::read(example("session.json")).unwrap())
         .assert()
         .success();
-    let report: Value = serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
     assert_eq!(report["input"], "<stdin>");
     assert_eq!(report["strategy"], "summary-only");
 }
@@ -83,8 +135,14 @@ fn rejects(input: &str, kernel: &str, file_named: &str, problem: &str) {
     let out = tmp.path().join("out");
     let assert = compact(input, kernel, &out).code(2);
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
-    assert!(stderr.contains(file_named), "stderr does not name {file_named}: {stderr}");
-    assert!(stderr.contains(problem), "stderr does not say `{problem}`: {stderr}");
+    assert!(
+        stderr.contains(file_named),
+        "stderr does not name {file_named}: {stderr}"
+    );
+    assert!(
+        stderr.contains(problem),
+        "stderr does not say `{problem}`: {stderr}"
+    );
     assert!(!out.exists(), "output written despite the error");
     let leftovers: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
     assert!(leftovers.is_empty(), "staging left behind");
@@ -92,34 +150,67 @@ fn rejects(input: &str, kernel: &str, file_named: &str, problem: &str) {
 
 #[test]
 fn malformed_json_is_rejected() {
-    rejects(&fixture("invalid/malformed.json"), &example("kernel.toml"), "malformed.json", "malformed JSON");
+    rejects(
+        &fixture("invalid/malformed.json"),
+        &example("kernel.toml"),
+        "malformed.json",
+        "malformed JSON",
+    );
 }
 
 #[test]
 fn unknown_format_is_rejected() {
-    rejects(&fixture("invalid/unknown-format.json"), &example("kernel.toml"), "unknown-format.json", "unknown request format");
+    rejects(
+        &fixture("invalid/unknown-format.json"),
+        &example("kernel.toml"),
+        "unknown-format.json",
+        "unknown request format",
+    );
 }
 
 #[test]
 fn kernel_missing_fields_is_rejected() {
-    rejects(&example("session.json"), &fixture("invalid/kernel-missing-fields.toml"), "kernel-missing-fields.toml", "missing field");
+    rejects(
+        &example("session.json"),
+        &fixture("invalid/kernel-missing-fields.toml"),
+        "kernel-missing-fields.toml",
+        "missing field",
+    );
 }
 
 #[test]
 fn kernel_hash_mismatch_is_rejected() {
-    rejects(&example("session.json"), &fixture("invalid/kernel-bad-hash.toml"), "kernel-bad-hash.toml", "integrity error");
+    rejects(
+        &example("session.json"),
+        &fixture("invalid/kernel-bad-hash.toml"),
+        "kernel-bad-hash.toml",
+        "integrity error",
+    );
 }
 
 #[test]
 fn expired_prohibition_is_rejected() {
-    rejects(&example("session.json"), &fixture("invalid/kernel-expired.toml"), "kernel-expired.toml", "refresh governance state");
+    rejects(
+        &example("session.json"),
+        &fixture("invalid/kernel-expired.toml"),
+        "kernel-expired.toml",
+        "refresh governance state",
+    );
 }
 
 #[test]
 fn unknown_summarizer_is_bad_input() {
     let tmp = tempfile::tempdir().unwrap();
     bin()
-        .args(["compact", &example("session.json"), "--kernel", &example("kernel.toml"), "--summarizer", "nope", "--out"])
+        .args([
+            "compact",
+            &example("session.json"),
+            "--kernel",
+            &example("kernel.toml"),
+            "--summarizer",
+            "nope",
+            "--out",
+        ])
         .arg(tmp.path().join("out"))
         .assert()
         .code(2);
@@ -132,21 +223,43 @@ fn kernel_init_and_hash_round_trip() {
     bin().args(["kernel", "init"]).arg(&k).assert().success();
     bin().args(["kernel", "init"]).arg(&k).assert().code(2);
     let out = bin().args(["kernel", "hash"]).arg(&k).assert().success();
-    let hash = String::from_utf8_lossy(&out.get_output().stdout).trim().to_string();
+    let hash = String::from_utf8_lossy(&out.get_output().stdout)
+        .trim()
+        .to_string();
     assert_eq!(hash.len(), 64);
     // Pinning the printed hash makes the kernel load; a changed text does not.
     let text = std::fs::read_to_string(&k).unwrap();
     std::fs::write(&k, format!("sha256 = \"{hash}\"\n{text}")).unwrap();
     let out_dir = tmp.path().join("out");
     compact(&example("session.json"), &k.display().to_string(), &out_dir).success();
-    std::fs::write(&k, format!("sha256 = \"{hash}\"\n{}", text.replace("Never issue refunds", "Issue refunds"))).unwrap();
-    compact(&example("session.json"), &k.display().to_string(), &tmp.path().join("out2")).code(2);
+    std::fs::write(
+        &k,
+        format!(
+            "sha256 = \"{hash}\"\n{}",
+            text.replace("Never issue refunds", "Issue refunds")
+        ),
+    )
+    .unwrap();
+    compact(
+        &example("session.json"),
+        &k.display().to_string(),
+        &tmp.path().join("out2"),
+    )
+    .code(2);
 }
 
 #[test]
 fn plan_prints_both_strategies() {
     let out = bin()
-        .args(["plan", &example("session.json"), "--kernel", &example("kernel.toml"), "--policy", &example("policy.toml"), "--json"])
+        .args([
+            "plan",
+            &example("session.json"),
+            "--kernel",
+            &example("kernel.toml"),
+            "--policy",
+            &example("policy.toml"),
+            "--json",
+        ])
         .assert()
         .success();
     let plans: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();

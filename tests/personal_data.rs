@@ -17,7 +17,10 @@ fn no_planted_string_in_any_output_file() {
     assert!(planted.len() >= 8, "too few planted values: {planted:?}");
     let input = std::fs::read_to_string(dir.join("session.json")).unwrap();
     for p in &planted {
-        assert!(input.contains(p.as_str()), "planted value {p:?} is not in the example input");
+        assert!(
+            input.contains(p.as_str()),
+            "planted value {p:?} is not in the example input"
+        );
     }
     for strategy in ["governed", "summary-only"] {
         for summarizer in ["none", "extractive"] {
@@ -39,9 +42,17 @@ fn no_planted_string_in_any_output_file() {
                 let path = entry.unwrap().path();
                 let text = std::fs::read_to_string(&path).unwrap();
                 for p in &planted {
-                    assert!(!text.contains(p.as_str()), "{strategy}/{summarizer}: {p:?} leaked into {}", path.display());
+                    assert!(
+                        !text.contains(p.as_str()),
+                        "{strategy}/{summarizer}: {p:?} leaked into {}",
+                        path.display()
+                    );
                     let escaped = serde_json::to_string(p).unwrap();
-                    assert!(!text.contains(escaped.trim_matches('"')), "{p:?} leaked (escaped) into {}", path.display());
+                    assert!(
+                        !text.contains(escaped.trim_matches('"')),
+                        "{p:?} leaked (escaped) into {}",
+                        path.display()
+                    );
                 }
             }
         }
@@ -57,7 +68,10 @@ fn placeholders_are_stable_within_a_run() {
     let c = common::run(&t, &kernel, &policy, Strategy::Governed, "extractive");
     let mut by_placeholder = std::collections::HashMap::new();
     for r in &c.redactions {
-        by_placeholder.entry(r.placeholder.clone()).or_insert_with(Vec::new).push(r.rule.clone());
+        by_placeholder
+            .entry(r.placeholder.clone())
+            .or_insert_with(Vec::new)
+            .push(r.rule.clone());
     }
     assert!(!by_placeholder.is_empty());
     // One placeholder per value: far fewer placeholders than redactions.

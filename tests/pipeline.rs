@@ -88,11 +88,21 @@ fn parse(v: &Value) -> Transcript {
     formats::parse_value(v, &Source("t".into())).unwrap()
 }
 
-fn run_with(t: &Transcript, strategy: Strategy, summarizer: &mut dyn Summarizer) -> continuity::Compaction {
+fn run_with(
+    t: &Transcript,
+    strategy: Strategy,
+    summarizer: &mut dyn Summarizer,
+) -> continuity::Compaction {
     let (k, p) = (kernel(), policy());
     let mut redactor = Redactor::new(&p.personal_data).unwrap();
     compact(
-        &Inputs { transcript: t, input_name: "t", kernel: &k, policy: &p, strategy },
+        &Inputs {
+            transcript: t,
+            input_name: "t",
+            kernel: &k,
+            policy: &p,
+            strategy,
+        },
         summarizer,
         &common::tokenizer(),
         &mut redactor,
@@ -105,8 +115,29 @@ fn run(t: &Transcript, strategy: Strategy) -> continuity::Compaction {
     run_with(t, strategy, s.as_mut())
 }
 
+/// Pinned records as `[call] record line`, read from the continuity block.
 fn pin_lines(c: &continuity::Compaction) -> Vec<String> {
-    c.request.visible_text().lines().filter(|l| l.starts_with("- [c")).map(str::to_string).collect()
+    let text = c.request.visible_text();
+    let mut out = Vec::new();
+    let mut call = String::new();
+    let mut in_facts = false;
+    for line in text.lines() {
+        if line.starts_with("FACTS RETURNED BY TOOLS") {
+            in_facts = true;
+        } else if in_facts && line.starts_with("[c") {
+            call = line
+                .split(']')
+                .next()
+                .unwrap_or("")
+                .trim_start_matches('[')
+                .to_string();
+        } else if in_facts && line.starts_with("- ") {
+            out.push(format!("[{call}] {}", &line[2..]));
+        } else {
+            in_facts = false;
+        }
+    }
+    out
 }
 
 #[test]
@@ -116,12 +147,19 @@ fn keeps_the_latest_round_and_stubs_its_large_results() {
     assert_eq!(msgs.len(), 3, "head + latest round (call, results)");
     let ids: Vec<&str> = msgs[1].tool_calls().map(|(id, _, _)| id).collect();
     assert_eq!(ids, ["c5", "c6"]);
-    let stub = c.audit.iter().find(|r| r.decision == Decision::Stubbed).expect("a stub");
+    let stub = c
+        .audit
+        .iter()
+        .find(|r| r.decision == Decision::Stubbed)
+        .expect("a stub");
     assert_eq!(stub.call_id.as_deref(), Some("c5"));
-    assert!(stub.original.as_deref().unwrap().contains(&"x".repeat(300)), "original kept in the audit");
+    assert!(
+        stub.original.as_deref().unwrap().contains(&"x".repeat(300)),
+        "original kept in the audit"
+    );
     let text = c.request.visible_text();
     assert!(!text.contains(&"x".repeat(300)));
-    assert!(text.contains("[stub: get_record result c5"));
+    assert!(text.contains("[stub: 358 chars of get_record output; original in the compaction audit; fields pinned above]"), "{text}");
 }
 
 #[test]
@@ -129,16 +167,30 @@ fn pins_latest_return_per_record_and_skip_what_the_tail_holds_whole() {
     let c = run(&parse(&conversation()), Strategy::Governed);
     let pins = pin_lines(&c);
     // R-1 was returned twice: the later, closed return wins.
-    assert!(pins.contains(&"- [c3] record_id=R-1 status=closed amount=10.5".to_string()), "{pins:?}");
-    assert!(!pins.iter().any(|l| l.contains("status=open amount=10.5")), "{pins:?}");
-    assert!(pins.contains(&"- [c4] record_id=R-2 status=open amount=99.0".to_string()));
+    assert!(
+        pins.contains(&"[c3] record_id=R-1 status=closed amount=10.5".to_string()),
+        "{pins:?}"
+    );
+    assert!(
+        !pins.iter().any(|l| l.contains("status=open amount=10.5")),
+        "{pins:?}"
+    );
+    assert!(pins.contains(&"[c4] record_id=R-2 status=open amount=99.0".to_string()));
     // R-3's result was stubbed in the tail, so it is pinned; R-4 stays whole
     // in the tail, so pinning it would only repeat it.
-    assert!(pins.iter().any(|l| l.starts_with("- [c5] record_id=R-3")));
+    assert!(pins.iter().any(|l| l.starts_with("[c5] record_id=R-3")));
     assert!(!pins.iter().any(|l| l.contains("R-4")));
-    let dedupe = c.audit.iter().find(|r| r.rule == "evidence.dedupe_tail").expect("dedupe record");
+    let dedupe = c
+        .audit
+        .iter()
+        .find(|r| r.rule == "evidence.dedupe_tail")
+        .expect("dedupe record");
     assert_eq!(dedupe.record_id.as_deref(), Some("R-4"));
-    let superseded = c.audit.iter().find(|r| r.rule == "evidence.latest_wins").expect("latest-wins record");
+    let superseded = c
+        .audit
+        .iter()
+        .find(|r| r.rule == "evidence.latest_wins")
+        .expect("latest-wins record");
     assert_eq!(superseded.call_id.as_deref(), Some("c1"));
     // The bulk view is never pinned, but the call stays listed.
     assert!(c.request.visible_text().contains("- [c2] list_records {}"));
@@ -155,17 +207,34 @@ fn pins_survive_a_second_compaction() {
         result("c8", json!({"records": ["R-1", "R-2", "R-3", "R-4", "R-5", "R-6", "R-7", "R-8", "R-9", "R-10", "R-11", "R-12", "R-13", "R-14"]}))]}));
     let second = run(&parse(&v), Strategy::Governed);
     let pins = pin_lines(&second);
-    assert!(pins.contains(&"- [c3] record_id=R-1 status=closed amount=10.5".to_string()), "carried: {pins:?}");
-    assert!(pins.iter().any(|l| l.starts_with("- [c5] record_id=R-3")), "carried: {pins:?}");
+    assert!(
+        pins.contains(&"[c3] record_id=R-1 status=closed amount=10.5".to_string()),
+        "carried: {pins:?}"
+    );
+    assert!(
+        pins.iter().any(|l| l.starts_with("[c5] record_id=R-3")),
+        "carried: {pins:?}"
+    );
     // R-2 was fetched again: the fresh return replaces the carried pin.
-    assert!(!pins.iter().any(|l| l.contains("R-2 status=open")), "{pins:?}");
+    assert!(
+        !pins.iter().any(|l| l.contains("R-2 status=open")),
+        "{pins:?}"
+    );
     // ...and that return stays whole in the tail, so it is not pinned twice.
     assert!(!pins.iter().any(|l| l.contains("R-2")), "{pins:?}");
-    assert!(second.request.visible_text().contains(r#""record_id":"R-2","status":"refunded""#));
+    assert!(second
+        .request
+        .visible_text()
+        .contains(r#""record_id":"R-2","status":"refunded""#));
     assert_eq!(second.report.counts.pins_carried, 2);
     // The kernel is rendered once, never twice.
     let instructions = second.request.instructions.join("\n");
-    assert_eq!(instructions.matches(continuity::kernel::KERNEL_OPENING).count(), 1);
+    assert_eq!(
+        instructions
+            .matches(continuity::kernel::KERNEL_OPENING)
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -188,18 +257,37 @@ fn governed_puts_the_kernel_in_the_instructions_and_labels_the_summary_advisory(
     assert!(head.contains("FACTS RETURNED BY TOOLS"));
     assert!(head.contains("SUMMARY OF EARLIER WORK (advisory"));
     assert!(c.report.precedence.iter().all(|p| p.present));
-    assert!(c.report.precedence.iter().any(|p| p.item == "prohibition:no-external-export"));
+    assert!(c
+        .report
+        .precedence
+        .iter()
+        .any(|p| p.item == "prohibition:no-external-export"));
 }
 
 #[test]
 fn summaries_are_capped_and_scrubbed_of_personal_data() {
-    let long = format!("Ada Quill wrote to ada@quill.example. {}", "word ".repeat(500));
-    let mut s = FixedSummary { label: "fixed".into(), text: long };
+    let long = format!(
+        "Ada Quill wrote to ada@quill.example. {}",
+        "word ".repeat(500)
+    );
+    let mut s = FixedSummary {
+        label: "fixed".into(),
+        text: long,
+    };
     let c = run_with(&parse(&conversation()), Strategy::Governed, &mut s);
     assert_eq!(c.summary.split_whitespace().count(), 40);
     assert!(c.report.summarizer.capped);
-    assert!(!c.summary.contains("Ada Quill") && !c.summary.contains("ada@quill.example"), "{}", c.summary);
-    assert!(c.summary.starts_with("<withheld:name:1> wrote to <withheld:email:"), "{}", c.summary);
+    assert!(
+        !c.summary.contains("Ada Quill") && !c.summary.contains("ada@quill.example"),
+        "{}",
+        c.summary
+    );
+    assert!(
+        c.summary
+            .starts_with("<withheld:name:1> wrote to <withheld:email:"),
+        "{}",
+        c.summary
+    );
 }
 
 #[test]
@@ -207,7 +295,10 @@ fn personal_data_is_withheld_everywhere_with_stable_placeholders() {
     let c = run(&parse(&conversation()), Strategy::SummaryOnly);
     // The assistant named the owner in free text; the field's value is caught there too.
     let all = serde_json::to_string(&formats::render(&c.request)).unwrap()
-        + &c.audit.iter().map(|r| serde_json::to_string(r).unwrap()).collect::<String>();
+        + &c.audit
+            .iter()
+            .map(|r| serde_json::to_string(r).unwrap())
+            .collect::<String>();
     assert!(!all.contains("Ada Quill") && !all.contains("ada@quill.example"));
     let name_placeholders: std::collections::HashSet<&str> = c
         .redactions
@@ -220,7 +311,10 @@ fn personal_data_is_withheld_everywhere_with_stable_placeholders() {
 
 #[test]
 fn the_precedence_check_reports_what_is_missing() {
-    let items = vec![("a".to_string(), "kept text".to_string()), ("b".to_string(), "lost text".to_string())];
+    let items = vec![
+        ("a".to_string(), "kept text".to_string()),
+        ("b".to_string(), "lost text".to_string()),
+    ];
     let r = precedence_check("only the kept text is here", &items);
     assert!(r[0].present && !r[1].present);
 }

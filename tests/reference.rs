@@ -15,9 +15,15 @@ fn eval(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn governed_keeps_every_prohibition_fact_and_term() {
-    let Some(dir) = common::reference_or_skip() else { return };
+    let Some(dir) = common::reference_or_skip() else {
+        return;
+    };
     let archives = common::reference_archives(&dir);
-    assert_eq!(archives.len(), 12, "expected the 12 archived compaction inputs");
+    assert_eq!(
+        archives.len(),
+        12,
+        "expected the 12 archived compaction inputs"
+    );
     let kernel = common::load_kernel(&eval("kernel.toml"));
     let policy = common::load_policy(&eval("policy.toml"));
     let key = common::load_key(&eval("key.toml"));
@@ -27,20 +33,42 @@ fn governed_keeps_every_prohibition_fact_and_term() {
             let c = common::run(&t, &kernel, &policy, Strategy::Governed, summarizer);
             let text = c.request.visible_text();
             for p in &kernel.prohibitions {
-                assert!(text.contains(&p.text), "{}: prohibition {} missing", a.display(), p.id);
+                assert!(
+                    text.contains(&p.text),
+                    "{}: prohibition {} missing",
+                    a.display(),
+                    p.id
+                );
             }
             let check = key.keyword_check(&text);
-            assert!(check.facts_missing.is_empty(), "{} ({summarizer}): facts missing {:?}", a.display(), check.facts_missing);
-            assert!(check.terms_missing.is_empty(), "{} ({summarizer}): terms missing {:?}", a.display(), check.terms_missing);
+            assert!(
+                check.facts_missing.is_empty(),
+                "{} ({summarizer}): facts missing {:?}",
+                a.display(),
+                check.facts_missing
+            );
+            assert!(
+                check.terms_missing.is_empty(),
+                "{} ({summarizer}): terms missing {:?}",
+                a.display(),
+                check.terms_missing
+            );
             assert!(c.report.precedence.iter().all(|p| p.present));
-            assert!(c.report.counts.pins > 20, "{}: only {} pins", a.display(), c.report.counts.pins);
+            assert!(
+                c.report.counts.pins > 20,
+                "{}: only {} pins",
+                a.display(),
+                c.report.counts.pins
+            );
         }
     }
 }
 
 #[test]
 fn summary_only_never_carries_the_kernel() {
-    let Some(dir) = common::reference_or_skip() else { return };
+    let Some(dir) = common::reference_or_skip() else {
+        return;
+    };
     let kernel = common::load_kernel(&eval("kernel.toml"));
     let policy = common::load_policy(&eval("policy.toml"));
     let key = common::load_key(&eval("key.toml"));
@@ -54,7 +82,10 @@ fn summary_only_never_carries_the_kernel() {
             assert!(!instructions.contains(&p.text), "{}: {}", a.display(), p.id);
         }
         assert_eq!(c.report.counts.pins, 0);
-        lost_terms += key.keyword_check(&c.request.visible_text()).terms_missing.len();
+        lost_terms += key
+            .keyword_check(&c.request.visible_text())
+            .terms_missing
+            .len();
     }
     // The seed's observation: summary-only compaction loses mission terms.
     assert!(lost_terms > 0);
@@ -64,15 +95,27 @@ fn summary_only_never_carries_the_kernel() {
 fn check_pydantic(v: &Value) -> Result<(), String> {
     let msgs = v.as_array().ok_or("not a list")?;
     for (i, m) in msgs.iter().enumerate() {
-        let kind = m.get("kind").and_then(Value::as_str).ok_or(format!("message {i}: no kind"))?;
-        let parts = m.get("parts").and_then(Value::as_array).ok_or(format!("message {i}: no parts"))?;
+        let kind = m
+            .get("kind")
+            .and_then(Value::as_str)
+            .ok_or(format!("message {i}: no kind"))?;
+        let parts = m
+            .get("parts")
+            .and_then(Value::as_array)
+            .ok_or(format!("message {i}: no parts"))?;
         if parts.is_empty() {
             return Err(format!("message {i}: empty parts"));
         }
         for p in parts {
-            let pk = p.get("part_kind").and_then(Value::as_str).ok_or(format!("message {i}: part without part_kind"))?;
+            let pk = p
+                .get("part_kind")
+                .and_then(Value::as_str)
+                .ok_or(format!("message {i}: part without part_kind"))?;
             let ok = match kind {
-                "request" => matches!(pk, "user-prompt" | "system-prompt" | "tool-return" | "retry-prompt"),
+                "request" => matches!(
+                    pk,
+                    "user-prompt" | "system-prompt" | "tool-return" | "retry-prompt"
+                ),
                 "response" => matches!(pk, "text" | "tool-call" | "thinking"),
                 _ => false,
             };
@@ -89,7 +132,9 @@ fn check_pydantic(v: &Value) -> Result<(), String> {
 
 #[test]
 fn outputs_are_valid_requests() {
-    let Some(dir) = common::reference_or_skip() else { return };
+    let Some(dir) = common::reference_or_skip() else {
+        return;
+    };
     let kernel = common::load_kernel(&eval("kernel.toml"));
     let policy = common::load_policy(&eval("policy.toml"));
     for a in common::reference_archives(&dir) {
@@ -97,9 +142,11 @@ fn outputs_are_valid_requests() {
         for strategy in [Strategy::Governed, Strategy::SummaryOnly] {
             let c = common::run(&t, &kernel, &policy, strategy, "extractive");
             let json = formats::render(&c.request);
-            let back = formats::parse_value(&json, &Source("out".into())).unwrap_or_else(|e| panic!("{}: {e}", a.display()));
+            let back = formats::parse_value(&json, &Source("out".into()))
+                .unwrap_or_else(|e| panic!("{}: {e}", a.display()));
             assert_eq!(back.format, Format::PydanticAi);
-            formats::check_conversation(&back).unwrap_or_else(|e| panic!("{} {strategy:?}: {e}", a.display()));
+            formats::check_conversation(&back)
+                .unwrap_or_else(|e| panic!("{} {strategy:?}: {e}", a.display()));
             check_pydantic(&json).unwrap_or_else(|e| panic!("{} {strategy:?}: {e}", a.display()));
             assert!(back.messages.len() < t.messages.len());
         }
@@ -108,7 +155,9 @@ fn outputs_are_valid_requests() {
 
 #[test]
 fn reduction_is_reported_beside_the_reference() {
-    let Some(dir) = common::reference_or_skip() else { return };
+    let Some(dir) = common::reference_or_skip() else {
+        return;
+    };
     let kernel = common::load_kernel(&eval("kernel.toml"));
     let policy = common::load_policy(&eval("policy.toml"));
     for a in common::reference_archives(&dir) {
@@ -117,9 +166,19 @@ fn reduction_is_reported_beside_the_reference() {
         let s = common::run(&t, &kernel, &policy, Strategy::SummaryOnly, "extractive").report;
         // The decomposition is exact: after = fixed + framing + pins + may + summary + tail.
         let tk = &g.tokens;
-        assert_eq!(tk.after, tk.fixed_overhead + tk.framing + tk.pinned + tk.may_persist + tk.summary + tk.tail);
-        assert_eq!(g.floor.required, tk.fixed_overhead + 2 * (tk.after - tk.fixed_overhead));
-        assert!(g.reduction_pct > 0.0 && s.reduction_pct > g.reduction_pct, "{}", a.display());
+        assert_eq!(
+            tk.after,
+            tk.fixed_overhead + tk.framing + tk.pinned + tk.may_persist + tk.summary + tk.tail
+        );
+        assert_eq!(
+            g.floor.required,
+            tk.fixed_overhead + 2 * (tk.after - tk.fixed_overhead)
+        );
+        assert!(
+            g.reduction_pct > 0.0 && s.reduction_pct > g.reduction_pct,
+            "{}",
+            a.display()
+        );
         assert_eq!(g.tokens.before, s.tokens.before);
     }
 }
@@ -130,18 +189,33 @@ fn lfm_resummary_matches_recorded_keyword_checks() {
     // summary-only rebuild must reproduce the keyword checks the reference
     // recorded for it, which passed a summary that calls the authorization a
     // "duplicate payment".
-    let Some(dir) = common::reference_or_skip() else { return };
+    let Some(dir) = common::reference_or_skip() else {
+        return;
+    };
     let path = dir.join("offline_resummaries/E1-baseline/cmp-1.liquid.json");
-    let record: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("resummary")).expect("json");
-    let text = record["summary"].as_str().expect("summary text").to_string();
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("resummary")).expect("json");
+    let text = record["summary"]
+        .as_str()
+        .expect("summary text")
+        .to_string();
     let t = common::load_transcript(&dir.join("replays/E1-baseline/run/archive/cmp-1.json"));
     let kernel = common::load_kernel(&eval("kernel.toml"));
     let policy = common::load_policy(&eval("policy.toml"));
     let key = common::load_key(&eval("key.toml"));
-    let mut summarizer = continuity::summarize::FixedSummary { label: "lfm2.5".into(), text };
+    let mut summarizer = continuity::summarize::FixedSummary {
+        label: "lfm2.5".into(),
+        text,
+    };
     let mut redactor = continuity::redact::Redactor::new(&policy.personal_data).unwrap();
     let c = continuity::compact(
-        &continuity::Inputs { transcript: &t, input_name: "cmp-1", kernel: &kernel, policy: &policy, strategy: Strategy::SummaryOnly },
+        &continuity::Inputs {
+            transcript: &t,
+            input_name: "cmp-1",
+            kernel: &kernel,
+            policy: &policy,
+            strategy: Strategy::SummaryOnly,
+        },
         &mut summarizer,
         &common::tokenizer(),
         &mut redactor,
@@ -150,13 +224,26 @@ fn lfm_resummary_matches_recorded_keyword_checks() {
     let check = key.keyword_check(&c.request.visible_text());
     let recorded = &record["checks"];
     let strings = |v: &Value| -> Vec<String> {
-        v.as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()).collect()
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap().to_string())
+            .collect()
     };
     let sorted = |mut v: Vec<String>| {
         v.sort();
         v
     };
-    assert_eq!(sorted(check.terms_missing), sorted(strings(&recorded["kernel_terms_missing"])));
-    assert_eq!(sorted(check.facts_missing), sorted(strings(&recorded["cf_missing"])));
-    assert_eq!(sorted(check.facts_present), sorted(strings(&recorded["cf_present"])));
+    assert_eq!(
+        sorted(check.terms_missing),
+        sorted(strings(&recorded["kernel_terms_missing"]))
+    );
+    assert_eq!(
+        sorted(check.facts_missing),
+        sorted(strings(&recorded["cf_missing"]))
+    );
+    assert_eq!(
+        sorted(check.facts_present),
+        sorted(strings(&recorded["cf_present"]))
+    );
 }

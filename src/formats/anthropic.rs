@@ -112,7 +112,9 @@ fn parse_block(b: Value) -> Result<PartRec, String> {
         "tool_result" => {
             obj.remove("type");
             let id = str_field(&mut obj, "tool_use_id")?;
-            let content = obj.remove("content").unwrap_or(Value::String(String::new()));
+            let content = obj
+                .remove("content")
+                .unwrap_or(Value::String(String::new()));
             let is_error = obj
                 .remove("is_error")
                 .and_then(|v| v.as_bool())

@@ -49,8 +49,10 @@ pub fn detect(value: &Value) -> Result<Format, String> {
                 return Err("an empty JSON array has no messages".into());
             }
             let pydantic = items.iter().all(|m| {
-                matches!(m.get("kind").and_then(Value::as_str), Some("request" | "response"))
-                    && m.get("parts").is_some_and(Value::is_array)
+                matches!(
+                    m.get("kind").and_then(Value::as_str),
+                    Some("request" | "response")
+                ) && m.get("parts").is_some_and(Value::is_array)
             });
             if pydantic {
                 Ok(Format::PydanticAi)

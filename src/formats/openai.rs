@@ -69,9 +69,9 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, String> {
                 msg.string_content = content.is_string();
                 match content {
                     Value::Null => {}
-                    other => msg.parts.extend(
-                        content_parts(other).into_iter().map(PartRec::new),
-                    ),
+                    other => msg
+                        .parts
+                        .extend(content_parts(other).into_iter().map(PartRec::new)),
                 }
                 if let Some(calls) = calls {
                     let calls = calls
@@ -111,7 +111,12 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, String> {
                     }
                 }
             }
-            "function" => return Err(ctx("legacy `function` role is not supported; use tool_calls and `tool` messages".into())),
+            "function" => {
+                return Err(ctx(
+                    "legacy `function` role is not supported; use tool_calls and `tool` messages"
+                        .into(),
+                ))
+            }
             other => return Err(ctx(format!("unknown role `{other}`"))),
         }
     }
@@ -129,8 +134,7 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, String> {
 
 fn is_tool_group(m: &Message) -> bool {
     !m.parts.is_empty()
-        && m
-            .parts
+        && m.parts
             .iter()
             .all(|p| matches!(p.part, Part::ToolResult { .. }))
 }
@@ -140,12 +144,16 @@ fn content_parts(content: Value) -> Vec<Part> {
         Value::String(s) => vec![Part::Text(s)],
         Value::Array(blocks) => blocks
             .into_iter()
-            .map(|b| match (b.get("type").and_then(Value::as_str), b.get("text")) {
-                (Some("text"), Some(Value::String(t))) if b.as_object().is_some_and(|o| o.len() == 2) => {
-                    Part::Text(t.clone())
-                }
-                _ => Part::Opaque(b),
-            })
+            .map(
+                |b| match (b.get("type").and_then(Value::as_str), b.get("text")) {
+                    (Some("text"), Some(Value::String(t)))
+                        if b.as_object().is_some_and(|o| o.len() == 2) =>
+                    {
+                        Part::Text(t.clone())
+                    }
+                    _ => Part::Opaque(b),
+                },
+            )
             .collect(),
         Value::Null => vec![],
         other => vec![Part::Opaque(other)],
@@ -325,11 +333,19 @@ fn render_message(m: &Message, out: &mut Vec<Value>) {
                 }
                 out.push(Value::Object(msg));
             }
-            let rest: Vec<&PartRec> = m.parts.iter().filter(|p| p.part.answers().is_none()).collect();
+            let rest: Vec<&PartRec> = m
+                .parts
+                .iter()
+                .filter(|p| p.part.answers().is_none())
+                .collect();
             if !rest.is_empty() {
                 let mut msg = Map::new();
                 let role = if m.role == Role::System {
-                    m.meta.get("role").and_then(Value::as_str).unwrap_or("system").to_string()
+                    m.meta
+                        .get("role")
+                        .and_then(Value::as_str)
+                        .unwrap_or("system")
+                        .to_string()
                 } else {
                     "user".to_string()
                 };

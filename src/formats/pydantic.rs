@@ -39,9 +39,8 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, String> {
         };
         let mut msg = Message::new(role, vec![]);
         for (j, p) in parts.into_iter().enumerate() {
-            msg.parts.push(
-                parse_part(p, role).map_err(|e| format!("message {i}, part {j}: {e}"))?,
-            );
+            msg.parts
+                .push(parse_part(p, role).map_err(|e| format!("message {i}, part {j}: {e}"))?);
         }
         msg.meta = obj;
         messages.push(msg);
@@ -118,8 +117,19 @@ fn parse_part(p: Value, role: Role) -> Result<PartRec, String> {
             let args = obj.remove("args").unwrap_or(Value::Null);
             Part::ToolCall { id, name, args }
         }
-        (Role::User, k @ ("text" | "tool-call")) | (Role::Assistant, k @ ("user-prompt" | "system-prompt" | "tool-return" | "retry-prompt")) => {
-            return Err(format!("part kind `{k}` cannot appear in a {}", if role == Role::User { "request" } else { "response" }));
+        (Role::User, k @ ("text" | "tool-call"))
+        | (
+            Role::Assistant,
+            k @ ("user-prompt" | "system-prompt" | "tool-return" | "retry-prompt"),
+        ) => {
+            return Err(format!(
+                "part kind `{k}` cannot appear in a {}",
+                if role == Role::User {
+                    "request"
+                } else {
+                    "response"
+                }
+            ));
         }
         _ => return Ok(PartRec::new(Part::Opaque(Value::Object(obj)))),
     };

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::Value;
 
-use super::{NarrativeKind, SummaryOutput, SummaryRequest, Summarizer};
+use super::{NarrativeKind, Summarizer, SummaryOutput, SummaryRequest};
 use crate::error::Error;
 
 /// Free-text strings in tool-call arguments shorter than this many words are
@@ -81,7 +81,9 @@ impl Summarizer for Extractive {
 /// Prose strings inside a tool call rendered as `name {json args}`.
 fn prose_in_args(call_text: &str) -> Vec<String> {
     let json_start = call_text.find(['{', '[']);
-    let Some(start) = json_start else { return Vec::new() };
+    let Some(start) = json_start else {
+        return Vec::new();
+    };
     let Ok(args) = serde_json::from_str::<Value>(&call_text[start..]) else {
         return Vec::new();
     };
@@ -99,7 +101,9 @@ fn collect_prose(v: &Value, out: &mut Vec<String>) {
     }
 }
 
-const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "vs", "etc", "mr", "mrs", "dr", "inc", "co", "no", "approx"];
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "vs", "etc", "mr", "mrs", "dr", "inc", "co", "no", "approx",
+];
 
 /// Split prose into sentences without breaking amounts, ids or abbreviations.
 pub fn split_sentences(text: &str) -> Vec<String> {
@@ -113,7 +117,9 @@ pub fn split_sentences(text: &str) -> Vec<String> {
             if matches!(c, '.' | '!' | '?') {
                 let next_ws = chars.get(i + 1).is_some_and(|n| n.is_whitespace());
                 let after = chars[i + 1..].iter().find(|n| !n.is_whitespace());
-                let starts_new = after.is_some_and(|n| n.is_uppercase() || n.is_ascii_digit() || matches!(n, '(' | '"' | '\'' | '['));
+                let starts_new = after.is_some_and(|n| {
+                    n.is_uppercase() || n.is_ascii_digit() || matches!(n, '(' | '"' | '\'' | '[')
+                });
                 let word_before: String = chars[start..i]
                     .iter()
                     .rev()
@@ -122,7 +128,8 @@ pub fn split_sentences(text: &str) -> Vec<String> {
                     .into_iter()
                     .rev()
                     .collect();
-                let abbreviation = c == '.' && ABBREVIATIONS.contains(&word_before.to_lowercase().trim_start_matches('(')) ;
+                let abbreviation = c == '.'
+                    && ABBREVIATIONS.contains(&word_before.to_lowercase().trim_start_matches('('));
                 if next_ws && starts_new && !abbreviation {
                     push_sentence(&mut out, &chars[start..=i]);
                     start = i + 1;
@@ -157,13 +164,20 @@ fn score(sentence: &str, order: usize, total: usize) -> f64 {
     } else {
         0.0
     };
-    let recency = if total > 1 { order as f64 / (total - 1) as f64 } else { 1.0 };
+    let recency = if total > 1 {
+        order as f64 / (total - 1) as f64
+    } else {
+        1.0
+    };
     2.0 * ids + 1.5 * amounts + cues + length + recency
 }
 
 fn word_set(s: &str) -> HashSet<String> {
     s.split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
         .filter(|w| !w.is_empty())
         .collect()
 }
@@ -249,7 +263,11 @@ mod tests {
             NarrativeItem { item: "m5.p0".into(), kind: NarrativeKind::ToolCall, text: r#"record_progress {"note":"Credit CR-778 of $19.60 is unapplied and the owner was not notified."}"#.into() },
             NarrativeItem { item: "m0.p0".into(), kind: NarrativeKind::UserText, text: "User text is never picked by this baseline at all.".into() },
         ];
-        let req = SummaryRequest { job: SummaryJob::Governed, items: &items, word_cap: 25 };
+        let req = SummaryRequest {
+            job: SummaryJob::Governed,
+            items: &items,
+            word_cap: 25,
+        };
         let out = Extractive.summarize(&req).unwrap().text;
         assert_eq!(out, "TX-9002 was only an authorization and was never captured. Credit CR-778 of $19.60 is unapplied and the owner was not notified.");
         assert!(out.split_whitespace().count() <= 25);
@@ -258,8 +276,16 @@ mod tests {
     #[test]
     fn is_deterministic_and_skips_repeats() {
         let text = "CR-778 of $19.60 is unapplied. CR-778 of $19.60 is unapplied! Something else entirely happened here.";
-        let items = vec![NarrativeItem { item: "m1.p0".into(), kind: NarrativeKind::AssistantText, text: text.into() }];
-        let req = SummaryRequest { job: SummaryJob::SummaryOnly, items: &items, word_cap: 150 };
+        let items = vec![NarrativeItem {
+            item: "m1.p0".into(),
+            kind: NarrativeKind::AssistantText,
+            text: text.into(),
+        }];
+        let req = SummaryRequest {
+            job: SummaryJob::SummaryOnly,
+            items: &items,
+            word_cap: 150,
+        };
         let a = Extractive.summarize(&req).unwrap().text;
         let b = Extractive.summarize(&req).unwrap().text;
         assert_eq!(a, b);

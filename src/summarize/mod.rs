@@ -114,7 +114,7 @@ pub const AVAILABLE: &[&str] = &["none", "extractive"];
 pub fn by_name(name: &str) -> Result<Box<dyn Summarizer>, InputError> {
     match name {
         "none" => Ok(Box::new(NoSummary)),
-        "extractive" => Ok(Box::new(Extractive::default())),
+        "extractive" => Ok(Box::new(Extractive)),
         other => Err(InputError::UnknownSummarizer {
             name: other.to_string(),
             available: AVAILABLE.join(", "),
@@ -144,7 +144,10 @@ mod tests {
 
     #[test]
     fn unknown_summarizer_lists_the_available_ones() {
-        let err = by_name("gpt-9").err().map(|e| e.to_string()).unwrap_or_default();
+        let err = by_name("gpt-9")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
         assert!(err.contains("gpt-9") && err.contains("extractive"), "{err}");
     }
 }

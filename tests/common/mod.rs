@@ -51,7 +51,9 @@ pub fn reference_or_skip() -> Option<PathBuf> {
 /// Every archived compaction input of the reference runs, sorted.
 pub fn reference_archives(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let Ok(runs) = std::fs::read_dir(dir.join("replays")) else { return out };
+    let Ok(runs) = std::fs::read_dir(dir.join("replays")) else {
+        return out;
+    };
     for run in runs.flatten() {
         let archive = run.path().join("run/archive");
         if let Ok(files) = std::fs::read_dir(&archive) {
@@ -74,7 +76,8 @@ pub fn load_transcript(path: &Path) -> Transcript {
 
 pub fn load_kernel(path: &Path) -> MissionKernel {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    MissionKernel::from_toml(&text, &Source::path(path), chrono::Utc::now()).unwrap_or_else(|e| panic!("{e}"))
+    MissionKernel::from_toml(&text, &Source::path(path), chrono::Utc::now())
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 pub fn load_policy(path: &Path) -> RetentionPolicy {
@@ -91,11 +94,23 @@ pub fn tokenizer() -> TokenCounter {
     TokenCounter::default_tokenizer().expect("bundled tokenizer")
 }
 
-pub fn run(t: &Transcript, kernel: &MissionKernel, policy: &RetentionPolicy, strategy: Strategy, summarizer: &str) -> Compaction {
+pub fn run(
+    t: &Transcript,
+    kernel: &MissionKernel,
+    policy: &RetentionPolicy,
+    strategy: Strategy,
+    summarizer: &str,
+) -> Compaction {
     let mut s = summarize::by_name(summarizer).expect("summarizer");
     let mut redactor = Redactor::new(&policy.personal_data).expect("redactor");
     compact(
-        &Inputs { transcript: t, input_name: "test", kernel, policy, strategy },
+        &Inputs {
+            transcript: t,
+            input_name: "test",
+            kernel,
+            policy,
+            strategy,
+        },
         s.as_mut(),
         &tokenizer(),
         &mut redactor,
