@@ -20,21 +20,43 @@ use crate::summarize::{cap_words, NarrativeItem, Summarizer, SummaryJob, Summary
 use crate::tokens::TokenCount;
 use crate::transcript::{compact_json, Part, Transcript};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+/// How a compacted request is rebuilt. The two named designs of the seed are
+/// `governed` and `summary-only`; the other two separate its factors (where
+/// the mission lives, whether evidence is pinned) for experiments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Strategy {
     /// Kernel in the instructions, evidence pinned, summary advisory.
     Governed,
     /// The summary replaces everything older than the tail.
     SummaryOnly,
+    /// Kernel in the instructions; no pins (the summary carries evidence).
+    KernelOnly,
+    /// Evidence pinned; the mission stays in the first message and is
+    /// summarized.
+    PinsOnly,
 }
 
 impl Strategy {
+    pub const ALL: [Strategy; 4] = [Strategy::SummaryOnly, Strategy::KernelOnly, Strategy::PinsOnly, Strategy::Governed];
+
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Governed => "governed",
             Strategy::SummaryOnly => "summary-only",
+            Strategy::KernelOnly => "kernel-only",
+            Strategy::PinsOnly => "pins-only",
         }
+    }
+
+    /// The mission kernel is rendered into the instructions.
+    pub fn kernel_in_instructions(self) -> bool {
+        matches!(self, Strategy::Governed | Strategy::KernelOnly)
+    }
+
+    /// Tool evidence is pinned verbatim.
+    pub fn pins_evidence(self) -> bool {
+        matches!(self, Strategy::Governed | Strategy::PinsOnly)
     }
 }
 
@@ -81,7 +103,9 @@ pub fn compact(
 
     // Pin (governed): fresh returns win over carried pins of the same record;
     // records whose result stays whole in the tail need no pin.
-    let governed = strategy == Strategy::Governed;
+    let kernel_on = strategy.kernel_in_instructions();
+    let pins_on = strategy.pins_evidence();
+    let block_on = kernel_on || pins_on;
     let (fresh, superseded) = evidence::extract_pins(&t, policy);
     let carried: Vec<Pin> = evidence::carried_pins(&t)
         .into_iter()
@@ -91,7 +115,7 @@ pub fn compact(
     let (carried_live, carried_superseded): (Vec<Pin>, Vec<Pin>) = carried
         .into_iter()
         .partition(|c| !fresh_ids.contains(c.record_id.as_str()));
-    let pinned_calls: HashSet<String> = if governed {
+    let pinned_calls: HashSet<String> = if pins_on {
         fresh.iter().map(|p| p.call_id.clone()).collect()
     } else {
         HashSet::new()
@@ -107,7 +131,7 @@ pub fn compact(
     let (pins_in_tail, fresh_pinned): (Vec<Pin>, Vec<Pin>) =
         fresh.into_iter().partition(in_tail_whole);
     let mut pins: Vec<Pin> = Vec::new();
-    if governed {
+    if pins_on {
         pins.extend(carried_live.iter().cloned());
         pins.extend(fresh_pinned.iter().cloned());
     }
@@ -138,7 +162,7 @@ pub fn compact(
         .filter(|(id, name, _)| policy.pin_fields(name).is_none() && !failed.contains(id))
         .map(|(id, name, args)| (id.to_string(), name.to_string(), compact_json(args)))
         .collect();
-    let budget = if governed {
+    let budget = if pins_on {
         policy.may_persist.budget
     } else {
         0
@@ -151,12 +175,12 @@ pub fn compact(
 
     // Summarize.
     let full_items = classify::full_narrative(head);
-    let job_items: Vec<NarrativeItem> = if governed {
+    let job_items: Vec<NarrativeItem> = if pins_on {
         classify::governed_narrative(head, &pins)
     } else {
         full_items.clone()
     };
-    let job = if governed {
+    let job = if pins_on {
         SummaryJob::Governed
     } else {
         SummaryJob::SummaryOnly
@@ -179,13 +203,13 @@ pub fn compact(
     let (summary, capped) = cap_words(&redacted, rules.summary_words);
 
     // Rebuild.
-    let block = rebuild::continuity_block(kernel, &pins, &may_lines, &summary);
-    let head_text = if governed {
+    let block = rebuild::continuity_block(kernel_on.then_some(kernel), &pins, &may_lines, &summary);
+    let head_text = if block_on {
         block.text()
     } else {
         rebuild::summary_only_head(&summary)
     };
-    let instructions = rebuild::instructions(&t.instructions, governed.then_some(kernel));
+    let instructions = rebuild::instructions(&t.instructions, kernel_on.then_some(kernel));
     let request = rebuild::assemble(&t, start, &stubs, instructions, head_text.clone());
 
     // Validate: the output must be a valid request of the input's format.
@@ -195,8 +219,10 @@ pub fn compact(
     })?;
     let visible = request.visible_text();
     let mut must_persist = Vec::new();
-    if governed {
+    if kernel_on {
         must_persist.extend(kernel.must_persist_texts());
+    }
+    if pins_on {
         for (call, tool, group) in rebuild::group_by_call(&pins) {
             must_persist.push((
                 format!("pin-call:{call}"),
@@ -234,12 +260,12 @@ pub fn compact(
             .iter()
             .map(|s| count(&compact_json(s)))
             .sum::<Result<usize>>()?;
-    let kernel_tokens = if governed {
+    let kernel_tokens = if kernel_on {
         count(&kernel.render())?
     } else {
         0
     };
-    let (framing, pinned, may_persist, summary_tokens) = if governed {
+    let (framing, pinned, may_persist, summary_tokens) = if block_on {
         (
             count(&block.framing)?,
             count(&block.facts)?,
@@ -289,7 +315,7 @@ pub fn compact(
             .tokens(n, n),
         );
     }
-    audit.push(if governed {
+    audit.push(if kernel_on {
         AuditRecord::new("kernel", "kernel", Decision::Pinned, "kernel.instructions")
             .tokens(0, kernel_tokens)
             .detail(format!(
@@ -301,7 +327,7 @@ pub fn compact(
             "kernel",
             "kernel",
             Decision::Dropped,
-            "strategy.summary_only",
+            format!("strategy.{}", strategy.name()),
         )
         .detail("the kernel is not rendered; the mission stays where the input had it")
     });
@@ -338,12 +364,12 @@ pub fn compact(
                             .tokens(n, n)
                     }
                 }
-            } else if !governed {
+            } else if !pins_on {
                 AuditRecord::new(
                     &item,
                     p.part.kind(),
                     Decision::Summarized,
-                    "strategy.summary_only.head",
+                    format!("strategy.{}.head", strategy.name()),
                 )
                 .tokens(n, 0)
             } else {
@@ -384,7 +410,7 @@ pub fn compact(
                         &item,
                         p.part.kind(),
                         Decision::Summarized,
-                        "strategy.governed.narrative",
+                        format!("strategy.{}.narrative", strategy.name()),
                     )
                     .tokens(n, 0),
                 }
@@ -392,7 +418,7 @@ pub fn compact(
             audit.push(rec);
         }
     }
-    if governed {
+    if pins_on {
         for p in &pins {
             let rule = if p.source_item.starts_with("carried:") {
                 "evidence.carried_forward".to_string()
@@ -520,7 +546,7 @@ pub fn compact(
             messages_before: t.messages.len(),
             messages_after: request.messages.len(),
             pins: pins.len(),
-            pins_carried: if governed { carried_live.len() } else { 0 },
+            pins_carried: if pins_on { carried_live.len() } else { 0 },
             pins_superseded: superseded.len() + carried_superseded.len(),
             pins_in_tail: pins_in_tail.len(),
             stubs: stubs.len(),
