@@ -217,7 +217,7 @@ fn lfm_resummary_matches_recorded_keyword_checks() {
             strategy: Strategy::SummaryOnly,
         },
         &mut summarizer,
-        &common::tokenizer(),
+        common::tokenizer(),
         &mut redactor,
     )
     .unwrap();

@@ -90,8 +90,10 @@ pub fn load_key(path: &Path) -> FactKey {
     FactKey::from_toml(&text, &Source::path(path)).unwrap_or_else(|e| panic!("{e}"))
 }
 
-pub fn tokenizer() -> TokenCounter {
-    TokenCounter::default_tokenizer().expect("bundled tokenizer")
+/// The bundled tokenizer, loaded once per test binary.
+pub fn tokenizer() -> &'static TokenCounter {
+    static TOKENIZER: std::sync::OnceLock<TokenCounter> = std::sync::OnceLock::new();
+    TOKENIZER.get_or_init(|| TokenCounter::default_tokenizer().expect("bundled tokenizer"))
 }
 
 pub fn run(
@@ -112,7 +114,7 @@ pub fn run(
             strategy,
         },
         s.as_mut(),
-        &tokenizer(),
+        tokenizer(),
         &mut redactor,
     )
     .unwrap_or_else(|e| panic!("compaction failed: {e}"))
