@@ -54,9 +54,9 @@ fn anthropic(s: &Shape) -> Value {
     }
     if s.final_user_text {
         if let Some(last) = messages.last_mut() {
-            last["content"]
-                .as_array_mut()
-                .map(|c| c.push(json!({"type": "text", "text": "Please continue."})));
+            if let Some(c) = last["content"].as_array_mut() {
+                c.push(json!({"type": "text", "text": "Please continue."}));
+            }
         }
     }
     json!({"model": "m", "max_tokens": 64, "system": [{"type": "text", "text": "You audit items."}], "tools": [{"name": "get_item", "input_schema": {"type": "object"}}], "messages": messages})
