@@ -98,6 +98,8 @@ pub fn compact(
         ..
     } = *inputs;
     let rules = &policy.compaction;
+    let cached = crate::tokens::CachedCount::new(tokens);
+    let tokens: &dyn TokenCount = &cached;
 
     // Redact first: everything downstream sees placeholders only.
     let (t, redactions) = redactor.redact_transcript(inputs.transcript);

@@ -91,3 +91,34 @@ impl TokenCount for TokenCounter {
         &self.name
     }
 }
+
+/// Counts each distinct text once: a compaction measures the same parts for
+/// the before total, the audit and the tail.
+pub struct CachedCount<'a> {
+    inner: &'a dyn TokenCount,
+    cache: std::cell::RefCell<std::collections::HashMap<String, usize>>,
+}
+
+impl<'a> CachedCount<'a> {
+    pub fn new(inner: &'a dyn TokenCount) -> Self {
+        CachedCount {
+            inner,
+            cache: Default::default(),
+        }
+    }
+}
+
+impl TokenCount for CachedCount<'_> {
+    fn count(&self, text: &str) -> Result<usize, Error> {
+        if let Some(n) = self.cache.borrow().get(text) {
+            return Ok(*n);
+        }
+        let n = self.inner.count(text)?;
+        self.cache.borrow_mut().insert(text.to_string(), n);
+        Ok(n)
+    }
+
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+}
