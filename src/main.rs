@@ -1,6 +1,6 @@
 //! `continuity` command line: a thin layer over the library.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -36,9 +36,10 @@ struct Common {
     /// Summarizer: none | extractive
     #[arg(long, default_value = "extractive")]
     summarizer: String,
-    /// tokenizer.json used to count tokens [default: bundled smollm2-135m]
-    #[arg(long, value_name = "PATH")]
-    tokenizer: Option<PathBuf>,
+    /// Tokenizer for exact counts: a tokenizer.json, a .gguf, or a model name
+    /// (smollm2-135m, qwen2.5-0.5b, gemma3-270m) [default: bundled smollm2-135m]
+    #[arg(long, value_name = "SPEC")]
+    tokenizer: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -102,9 +103,9 @@ fn main() -> ExitCode {
     }
 }
 
-fn load_tokenizer(path: Option<&Path>) -> anyhow::Result<TokenCounter> {
-    Ok(match path {
-        Some(p) => TokenCounter::from_file(p)?,
+fn load_tokenizer(spec: Option<&str>) -> anyhow::Result<TokenCounter> {
+    Ok(match spec {
+        Some(s) => TokenCounter::from_spec(s)?,
         None => TokenCounter::default_tokenizer()?,
     })
 }

@@ -32,6 +32,44 @@ impl TokenCounter {
             .map_err(|e| Error::Internal(format!("bundled tokenizer: {e}")))
     }
 
+    /// `--tokenizer`: a `tokenizer.json` file, a GGUF file, or the name of a
+    /// model in the manifest (its GGUF is resolved and its vocabulary used).
+    pub fn from_spec(spec: &str) -> Result<Self, InputError> {
+        let path = Path::new(spec);
+        let is_gguf = path.extension().is_some_and(|e| e == "gguf");
+        if is_gguf
+            || (!path.exists()
+                && crate::llm::manifest::manifest().is_ok_and(|m| m.get(spec).is_some()))
+        {
+            let gguf = if is_gguf {
+                path.to_path_buf()
+            } else {
+                crate::llm::manifest::resolve_model(spec, None).map_err(|e| {
+                    InputError::InvalidTokenizer {
+                        file: Source(spec.to_string()),
+                        message: e.to_string(),
+                    }
+                })?
+            };
+            let tokenizer =
+                crate::llm::gguf_tokenizer::tokenizer_from_gguf(&gguf).map_err(|e| {
+                    InputError::InvalidTokenizer {
+                        file: Source::path(&gguf),
+                        message: e.to_string(),
+                    }
+                })?;
+            let name = if is_gguf {
+                path.file_stem()
+                    .map(|s| s.to_string_lossy().to_string())
+                    .unwrap_or_default()
+            } else {
+                spec.to_string()
+            };
+            return Ok(Self::from_tokenizer(tokenizer, &name));
+        }
+        Self::from_file(path)
+    }
+
     /// A `tokenizer.json` file.
     pub fn from_file(path: &Path) -> Result<Self, InputError> {
         let source = Source::path(path);

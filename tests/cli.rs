@@ -271,3 +271,45 @@ fn plan_prints_both_strategies() {
         assert_eq!(p["min_trigger"].as_u64().unwrap(), fixed + 2 * remains);
     }
 }
+
+#[test]
+fn tokenizer_can_be_a_json_file_or_a_missing_model_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let json = common::repo().join("tokenizers/smollm2-135m.json");
+    let run = |spec: &str, out: &str| {
+        bin()
+            .args([
+                "compact",
+                &example("session.json"),
+                "--kernel",
+                &example("kernel.toml"),
+                "--tokenizer",
+                spec,
+                "--out",
+            ])
+            .arg(tmp.path().join(out))
+            .assert()
+    };
+    run(json.to_str().unwrap(), "a").success();
+    let a: Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("a/report.json")).unwrap())
+            .unwrap();
+    // The bundled default is the same tokenizer: same counts.
+    bin()
+        .args([
+            "compact",
+            &example("session.json"),
+            "--kernel",
+            &example("kernel.toml"),
+            "--out",
+        ])
+        .arg(tmp.path().join("b"))
+        .assert()
+        .success();
+    let b: Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("b/report.json")).unwrap())
+            .unwrap();
+    assert_eq!(a["tokens"], b["tokens"]);
+    let err = run("missing.gguf", "c").code(2);
+    assert!(String::from_utf8_lossy(&err.get_output().stderr).contains("missing.gguf"));
+}
