@@ -38,7 +38,12 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 4] = [Strategy::SummaryOnly, Strategy::KernelOnly, Strategy::PinsOnly, Strategy::Governed];
+    pub const ALL: [Strategy; 4] = [
+        Strategy::SummaryOnly,
+        Strategy::KernelOnly,
+        Strategy::PinsOnly,
+        Strategy::Governed,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -69,6 +74,8 @@ pub struct Compaction {
     pub summary: String,
     /// The redactor's state, to check the written files for leaks.
     pub redactions: Vec<Redaction>,
+    /// The verified policy pin of this rebuild (written as policy_pin.json).
+    pub pin: crate::governance::PolicyPin,
 }
 
 pub struct Inputs<'a> {
@@ -82,6 +89,20 @@ pub struct Inputs<'a> {
 
 pub fn compact(
     inputs: &Inputs<'_>,
+    summarizer: &mut dyn Summarizer,
+    tokens: &dyn TokenCount,
+    redactor: &mut Redactor,
+) -> Result<Compaction> {
+    let ctx =
+        crate::governance::PinContext::first(inputs.kernel, inputs.input_name, chrono::Utc::now());
+    compact_pinned(inputs, &ctx, summarizer, tokens, redactor)
+}
+
+/// [`compact`] for a given run: the rebuild's policy pin carries `ctx`'s run
+/// id and sequence and is verified at `ctx.now` before anything is returned.
+pub fn compact_pinned(
+    inputs: &Inputs<'_>,
+    ctx: &crate::governance::PinContext,
     summarizer: &mut dyn Summarizer,
     tokens: &dyn TokenCount,
     redactor: &mut Redactor,
@@ -200,6 +221,16 @@ pub fn compact(
     };
     let latency_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
     let (redacted, summary_redactions) = redactor.redact_generated(&output.text, "summary");
+    // Governance: with the kernel in force, summary sentences that conflict
+    // with it (a "lifted" restriction, "ignore the earlier rule") are
+    // withheld and audited, never shown to the agent as memory.
+    let (redacted, directives) = if kernel_on {
+        let constraints = crate::governance::pin::constraints_of(kernel)
+            .map_err(|m| Error::Internal(format!("kernel conditions: {m}")))?;
+        crate::governance::memory::screen_text(&constraints, &redacted, "summary")
+    } else {
+        (redacted, Vec::new())
+    };
     let (summary, capped) = cap_words(&redacted, rules.summary_words);
 
     // Rebuild.
@@ -474,6 +505,20 @@ pub fn compact(
                 .detail(&r.placeholder),
         );
     }
+    for d in &directives {
+        audit.push(
+            AuditRecord::new(
+                "summary",
+                "directive",
+                Decision::Dropped,
+                "governance.directive_conflicts_with_kernel",
+            )
+            .detail(format!(
+                "{} ({}): {}",
+                d.conflict.rule, d.conflict.reason, d.sentence
+            )),
+        );
+    }
     let summary_words = summary.split_whitespace().count();
     audit.push(
         AuditRecord::new(
@@ -554,15 +599,23 @@ pub fn compact(
             may_persist_listed: may_lines.len(),
         },
         precedence,
+        governance: None,
     };
     let mut all_redactions = redactions;
     all_redactions.extend(summary_redactions);
+    // Release gate: pin the policy and verify it before anything leaves.
+    let (pin, mut governance) = crate::governance::pin::seal_for_release(kernel, ctx)
+        .map_err(crate::governance::GovernanceError::from)?;
+    governance.directives_rejected = directives.len();
+    let mut report = report;
+    report.governance = Some(governance);
     Ok(Compaction {
         request,
         audit,
         report,
         summary,
         redactions: all_redactions,
+        pin,
     })
 }
 
