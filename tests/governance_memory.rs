@@ -134,7 +134,7 @@ fn store_list_rollback_and_recall_under_a_newer_revision() {
             .iter()
             .map(|m| m.memory_id.clone())
             .collect::<Vec<_>>(),
-        [fact.memory_id.clone()]
+        vec![fact.memory_id.clone()]
     );
     assert_eq!(r.withheld[0].0.memory_id, stale.memory_id);
     assert!(

@@ -218,7 +218,7 @@ pub fn run_case(dir: &Path) -> Result<CaseResult> {
         None => kernel_run.clone(),
     };
     let transcript = load_transcript(&dir.join(&case.transcript))?;
-    let constraints_now = constraints_of(&kernel_now).map_err(|m| Error::Internal(m))?;
+    let constraints_now = constraints_of(&kernel_now).map_err(Error::Internal)?;
     let calls: Vec<(ToolCall, Effect)> = case
         .calls
         .iter()

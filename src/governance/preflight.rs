@@ -206,7 +206,7 @@ impl Preflight {
             }
         }
         // Most severe first; stable, so kernel order breaks ties.
-        hits.sort_by(|a, b| b.effect.cmp(&a.effect));
+        hits.sort_by_key(|h| std::cmp::Reverse(h.effect));
         let (decision, rule, reason) = match hits.first() {
             Some(h) => (h.effect, Some(h.rule.clone()), h.reason.clone()),
             None => (Effect::Allow, None, "no rule applies".to_string()),
