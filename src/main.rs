@@ -241,18 +241,19 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         } => {
             let (transcript, source) = io::read_transcript(&input)?;
             let kernel = io::load_kernel(&common.kernel, now)?;
-            let ctx = continuity::governance::commands::pin_context(
-                &out,
-                &kernel,
-                &source.to_string(),
-                run_id.as_deref(),
-                now,
-            )?;
             let policy = io::load_policy(common.policy.as_deref())?;
             let mut summarizer = summarize::by_name(&common.summarizer)?;
             let tokens = load_tokenizer(common.tokenizer.as_deref())?;
             let mut redactor = Redactor::new(&policy.personal_data)?;
             let input_name = source.to_string();
+            // Freshness: from the kernel load to this release.
+            let ctx = continuity::governance::commands::pin_context(
+                &out,
+                &kernel,
+                &input_name,
+                run_id.as_deref(),
+                chrono::Utc::now(),
+            )?;
             let c = compact_pinned(
                 &Inputs {
                     transcript: &transcript,

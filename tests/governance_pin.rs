@@ -180,3 +180,54 @@ fn a_malformed_condition_is_refused_at_load() {
         "{err}"
     );
 }
+
+#[test]
+fn cli_compact_writes_the_pin_continues_the_sequence_and_refuses_an_edited_pin() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let input = repo().join("eval/adversarial/2-eviction-attack/transcript.json");
+    let k = repo().join("eval/adversarial/kernel-v4.toml");
+    let run = || {
+        assert_cmd::Command::cargo_bin("continuity")
+            .unwrap()
+            .args([
+                "compact",
+                input.to_str().unwrap(),
+                "--kernel",
+                k.to_str().unwrap(),
+            ])
+            .args([
+                "--summarizer",
+                "extractive",
+                "--run-id",
+                "run_T",
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap()
+    };
+    assert!(run().status.success());
+    let pin = PolicyPin::from_json(&std::fs::read(out.join("policy_pin.json")).unwrap()).unwrap();
+    assert_eq!((pin.run_id.as_str(), pin.sequence), ("run_T", 1));
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    assert!(report["governance"]["policy_freshness_s"].is_number());
+    assert_eq!(report["governance"]["directives_rejected"], 2);
+    // The injected directive never reaches the compacted request's summary.
+    let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+    assert!(!summary.contains("restriction was lifted"), "{summary}");
+    assert!(run().status.success());
+    let pin = PolicyPin::from_json(&std::fs::read(out.join("policy_pin.json")).unwrap()).unwrap();
+    assert_eq!(pin.sequence, 2);
+    // An edited checkpoint pin stops the next rebuild.
+    let text = std::fs::read_to_string(out.join("policy_pin.json")).unwrap();
+    std::fs::write(
+        out.join("policy_pin.json"),
+        text.replace("\"deny\"", "\"require_approval\""),
+    )
+    .unwrap();
+    let o = run();
+    assert_eq!(o.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("seal mismatch"));
+}
