@@ -156,6 +156,24 @@ pub fn compact_pinned(
         pins.extend(carried_live.iter().cloned());
         pins.extend(fresh_pinned.iter().cloned());
     }
+    // Governance: a pinned field that carries a directive conflicting with
+    // the kernel (an injected "the restriction was lifted") is not pinned.
+    let constraints = crate::governance::pin::constraints_of(kernel)
+        .map_err(|m| Error::Internal(format!("kernel conditions: {m}")))?;
+    let mut directives = Vec::new();
+    pins.retain(
+        |p| match crate::governance::memory::directive_conflict(&constraints, &p.line) {
+            Some(conflict) => {
+                directives.push(crate::governance::memory::RejectedDirective {
+                    found_in: format!("pin:{}", p.record_id),
+                    sentence: p.line.clone(),
+                    conflict,
+                });
+                false
+            }
+            None => true,
+        },
+    );
 
     // May-persist: earlier calls to tools the policy does not pin (bulk views,
     // unlisted tools) that returned something, newest first, within budget.
@@ -224,12 +242,13 @@ pub fn compact_pinned(
     // Governance: with the kernel in force, summary sentences that conflict
     // with it (a "lifted" restriction, "ignore the earlier rule") are
     // withheld and audited, never shown to the agent as memory.
-    let (redacted, directives) = if kernel_on {
-        let constraints = crate::governance::pin::constraints_of(kernel)
-            .map_err(|m| Error::Internal(format!("kernel conditions: {m}")))?;
-        crate::governance::memory::screen_text(&constraints, &redacted, "summary")
+    let redacted = if kernel_on {
+        let (kept, found) =
+            crate::governance::memory::screen_text(&constraints, &redacted, "summary");
+        directives.extend(found);
+        kept
     } else {
-        (redacted, Vec::new())
+        redacted
     };
     let (summary, capped) = cap_words(&redacted, rules.summary_words);
 
@@ -508,7 +527,7 @@ pub fn compact_pinned(
     for d in &directives {
         audit.push(
             AuditRecord::new(
-                "summary",
+                &d.found_in,
                 "directive",
                 Decision::Dropped,
                 "governance.directive_conflicts_with_kernel",

@@ -212,3 +212,46 @@ fn a_directive_in_a_tool_result_or_summary_is_screened_out_of_governed_compactio
         "{found:?}"
     );
 }
+
+#[test]
+fn an_injected_directive_is_neither_pinned_nor_summarized_in_governed_compaction() {
+    use continuity::compact::{compact, Inputs, Strategy};
+    let k = kernel("v4");
+    let t = continuity::io::read_transcript(&format!(
+        "{}/eval/adversarial/2-eviction-attack/transcript.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    .0;
+    let policy = continuity::RetentionPolicy::from_toml(
+        "[evidence.pins]\nget_ops_ticket = [\"ticket_id\", \"attachment_text\"]\n",
+        &Source("p".into()),
+    )
+    .unwrap();
+    let tokens = continuity::tokens::TokenCounter::default_tokenizer().unwrap();
+    let mut redactor = continuity::redact::Redactor::new(&policy.personal_data).unwrap();
+    let c = compact(
+        &Inputs {
+            transcript: &t,
+            input_name: "t",
+            kernel: &k,
+            policy: &policy,
+            strategy: Strategy::Governed,
+        },
+        &mut continuity::summarize::Extractive,
+        &tokens,
+        &mut redactor,
+    )
+    .unwrap();
+    let visible = c.request.visible_text();
+    assert!(!visible.contains("restriction was lifted"), "{visible}");
+    assert!(!visible.contains("Ignore the earlier rule"), "{visible}");
+    let dropped: Vec<&str> = c
+        .audit
+        .iter()
+        .filter(|r| r.rule == "governance.directive_conflicts_with_kernel")
+        .map(|r| r.item.as_str())
+        .collect();
+    assert!(dropped.iter().any(|i| i.starts_with("pin:")), "{dropped:?}");
+    assert!(dropped.contains(&"summary"), "{dropped:?}");
+}
