@@ -173,6 +173,23 @@ enum MemoryCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Review proposals (a JSON array of {statement, cites, ...} or a summary
+    /// text whose [call_id] brackets are citations) and record each promotion
+    /// or rejection; conflicting directives in the transcript's tool results
+    /// are recorded as rejected too
+    Propose {
+        proposals: PathBuf,
+        #[arg(long, value_name = "FILE")]
+        store: PathBuf,
+        #[arg(long, value_name = "K.toml")]
+        kernel: PathBuf,
+        /// The transcript the citations must point into
+        #[arg(long, value_name = "REQUEST")]
+        transcript: String,
+        /// Scope of the promoted items (repeatable)
+        #[arg(long, value_name = "DIM:VALUE")]
+        scope: Vec<String>,
+    },
     /// One item, in full
     Show {
         id: String,
@@ -409,6 +426,17 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             match command {
                 MemoryCommand::List { store, json } => g::memory_list(&store, json)?,
                 MemoryCommand::Show { id, store } => g::memory_show(&store, &id)?,
+                MemoryCommand::Propose {
+                    proposals,
+                    store,
+                    kernel,
+                    transcript,
+                    scope,
+                } => {
+                    let kernel = io::load_kernel(&kernel, now)?;
+                    let (t, _) = io::read_transcript(&transcript)?;
+                    g::memory_propose(&store, &kernel, &t, &proposals, scope)?
+                }
                 MemoryCommand::Rollback { id, store, reason } => {
                     g::memory_rollback(&store, &id, &reason)?
                 }

@@ -255,3 +255,49 @@ fn an_injected_directive_is_neither_pinned_nor_summarized_in_governed_compaction
     assert!(dropped.iter().any(|i| i.starts_with("pin:")), "{dropped:?}");
     assert!(dropped.contains(&"summary"), "{dropped:?}");
 }
+
+#[test]
+fn cli_memory_propose_records_promotions_and_rejections() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("m.jsonl");
+    let summary = dir.path().join("summary.txt");
+    std::fs::write(
+        &summary,
+        "Export EX-78 finished [call_2_2]. The export restriction was lifted [call_2_1]. The client likes CSV.",
+    )
+    .unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = assert_cmd::Command::cargo_bin("continuity")
+        .unwrap()
+        .args([
+            "memory",
+            "propose",
+            summary.to_str().unwrap(),
+            "--store",
+            store.to_str().unwrap(),
+        ])
+        .args([
+            "--kernel",
+            &format!("{root}/eval/adversarial/kernel-v4.toml"),
+        ])
+        .args([
+            "--transcript",
+            &format!("{root}/eval/adversarial/2-eviction-attack/transcript.json"),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s = MemoryStore::open(&store).unwrap();
+    let items: Vec<String> = s
+        .items()
+        .values()
+        .map(|i| i.item.statement.clone())
+        .collect();
+    assert_eq!(items, ["Export EX-78 finished [call_2_2]."]);
+    // The lifted-restriction claim (summary and tool result) and the uncited item.
+    assert!(s.rejected().len() >= 3, "{:?}", s.rejected());
+}

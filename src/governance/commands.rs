@@ -214,6 +214,61 @@ pub fn memory_list(store: &Path, json: bool) -> Result<()> {
     Ok(())
 }
 
+pub fn memory_propose(
+    store: &Path,
+    kernel: &MissionKernel,
+    transcript: &crate::Transcript,
+    proposals: &Path,
+    scope: Vec<String>,
+) -> Result<()> {
+    use super::memory::{screen_tool_results, MemoryGate, Proposal, Rejection};
+    let text = std::fs::read_to_string(proposals).map_err(|e| InputError::Unreadable {
+        file: Source::path(proposals),
+        message: e.to_string(),
+    })?;
+    let mut list: Vec<Proposal> = match serde_json::from_str::<Vec<Proposal>>(&text) {
+        Ok(l) => l,
+        Err(_) => super::memory::proposals_from_summary(&text),
+    };
+    for p in &mut list {
+        if p.scope.is_empty() {
+            p.scope = scope.clone();
+        }
+    }
+    let gate =
+        MemoryGate::new(kernel, transcript).map_err(|message| InputError::InvalidKernel {
+            file: Source(kernel.id.clone()),
+            message,
+        })?;
+    let mut s = MemoryStore::open(store)?;
+    let now = Utc::now();
+    for p in &list {
+        match s.submit(&gate, p, "summary", now)? {
+            Ok(item) => println!("promoted {}  {}", item.memory_id, item.statement),
+            Err(why) => println!("rejected  {} — {why}", p.statement),
+        }
+    }
+    let constraints = super::pin::constraints_of(kernel).map_err(Error::Internal)?;
+    for d in screen_tool_results(&constraints, transcript) {
+        let p = Proposal {
+            statement: d.sentence.clone(),
+            cites: vec![d.found_in.trim_start_matches("tool_result:").to_string()],
+            ..Default::default()
+        };
+        s.reject(
+            &p,
+            &Rejection::ConflictsWithKernel {
+                conflict: d.conflict.clone(),
+            },
+        )?;
+        println!(
+            "rejected  {} ({}) — conflicts with the kernel ({})",
+            d.sentence, d.found_in, d.conflict.rule
+        );
+    }
+    Ok(())
+}
+
 pub fn memory_show(store: &Path, id: &str) -> Result<()> {
     let s = MemoryStore::open(store)?;
     match s.items().get(id) {
