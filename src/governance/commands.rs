@@ -10,7 +10,7 @@ use super::ledger::{self, Ledger};
 use super::memory::MemoryStore;
 use super::pin::{PinContext, PolicyPin};
 use super::preflight::{read_calls, Preflight};
-use super::{Effect, GovernanceError};
+use super::GovernanceError;
 use crate::error::{Error, InputError, Result, Source};
 use crate::kernel::MissionKernel;
 
@@ -286,9 +286,4 @@ pub fn memory_rollback(store: &Path, id: &str, reason: &str) -> Result<()> {
     s.rollback(id, reason)?;
     println!("rolled back {id} (reversal appended; history kept)");
     Ok(())
-}
-
-/// Whether a decision blocks the call as made.
-pub fn blocks(e: Effect) -> bool {
-    e != Effect::Allow
 }
