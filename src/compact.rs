@@ -74,6 +74,8 @@ pub struct Compaction {
     pub summary: String,
     /// The redactor's state, to check the written files for leaks.
     pub redactions: Vec<Redaction>,
+    /// The verified policy pin of this rebuild (written as policy_pin.json).
+    pub pin: crate::governance::PolicyPin,
 }
 
 pub struct Inputs<'a> {
@@ -87,6 +89,20 @@ pub struct Inputs<'a> {
 
 pub fn compact(
     inputs: &Inputs<'_>,
+    summarizer: &mut dyn Summarizer,
+    tokens: &dyn TokenCount,
+    redactor: &mut Redactor,
+) -> Result<Compaction> {
+    let ctx =
+        crate::governance::PinContext::first(inputs.kernel, inputs.input_name, chrono::Utc::now());
+    compact_pinned(inputs, &ctx, summarizer, tokens, redactor)
+}
+
+/// [`compact`] for a given run: the rebuild's policy pin carries `ctx`'s run
+/// id and sequence and is verified at `ctx.now` before anything is returned.
+pub fn compact_pinned(
+    inputs: &Inputs<'_>,
+    ctx: &crate::governance::PinContext,
     summarizer: &mut dyn Summarizer,
     tokens: &dyn TokenCount,
     redactor: &mut Redactor,
@@ -142,6 +158,24 @@ pub fn compact(
         pins.extend(carried_live.iter().cloned());
         pins.extend(fresh_pinned.iter().cloned());
     }
+    // Governance: a pinned field that carries a directive conflicting with
+    // the kernel (an injected "the restriction was lifted") is not pinned.
+    let constraints = crate::governance::pin::constraints_of(kernel)
+        .map_err(|m| Error::Internal(format!("kernel conditions: {m}")))?;
+    let mut directives = Vec::new();
+    pins.retain(
+        |p| match crate::governance::memory::directive_conflict(&constraints, &p.line) {
+            Some(conflict) => {
+                directives.push(crate::governance::memory::RejectedDirective {
+                    found_in: format!("pin:{}", p.record_id),
+                    sentence: p.line.clone(),
+                    conflict,
+                });
+                false
+            }
+            None => true,
+        },
+    );
 
     // May-persist: earlier calls to tools the policy does not pin (bulk views,
     // unlisted tools) that returned something, newest first, within budget.
@@ -207,6 +241,17 @@ pub fn compact(
     };
     let latency_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
     let (redacted, summary_redactions) = redactor.redact_generated(&output.text, "summary");
+    // Governance: with the kernel in force, summary sentences that conflict
+    // with it (a "lifted" restriction, "ignore the earlier rule") are
+    // withheld and audited, never shown to the agent as memory.
+    let redacted = if kernel_on {
+        let (kept, found) =
+            crate::governance::memory::screen_text(&constraints, &redacted, "summary");
+        directives.extend(found);
+        kept
+    } else {
+        redacted
+    };
     let (summary, capped) = cap_words(&redacted, rules.summary_words);
 
     // Rebuild.
@@ -481,6 +526,20 @@ pub fn compact(
                 .detail(&r.placeholder),
         );
     }
+    for d in &directives {
+        audit.push(
+            AuditRecord::new(
+                &d.found_in,
+                "directive",
+                Decision::Dropped,
+                "governance.directive_conflicts_with_kernel",
+            )
+            .detail(format!(
+                "{} ({}): {}",
+                d.conflict.rule, d.conflict.reason, d.sentence
+            )),
+        );
+    }
     let summary_words = summary.split_whitespace().count();
     audit.push(
         AuditRecord::new(
@@ -561,15 +620,23 @@ pub fn compact(
             may_persist_listed: may_lines.len(),
         },
         precedence,
+        governance: None,
     };
     let mut all_redactions = redactions;
     all_redactions.extend(summary_redactions);
+    // Release gate: pin the policy and verify it before anything leaves.
+    let (pin, mut governance) = crate::governance::pin::seal_for_release(kernel, ctx)
+        .map_err(crate::governance::GovernanceError::from)?;
+    governance.directives_rejected = directives.len();
+    let mut report = report;
+    report.governance = Some(governance);
     Ok(Compaction {
         request,
         audit,
         report,
         summary,
         redactions: all_redactions,
+        pin,
     })
 }
 

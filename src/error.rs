@@ -92,6 +92,9 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A governance check failed closed (policy pin, ledger, memory).
+    #[error(transparent)]
+    Governance(#[from] crate::governance::GovernanceError),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -101,6 +104,7 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Input(_) => 2,
+            Error::Governance(_) => 4,
             _ => 1,
         }
     }

@@ -93,6 +93,7 @@ pub fn serialize(c: &Compaction) -> Result<OutputFiles> {
             ("audit.jsonl", audit),
             ("report.json", report),
             ("summary.txt", summary),
+            ("policy_pin.json", c.pin.to_json()),
         ],
     })
 }

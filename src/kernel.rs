@@ -61,6 +61,8 @@ pub struct MissionKernel {
     /// and other extensions).
     #[serde(skip)]
     pub document: toml::Table,
+    /// When this revision was loaded (policy freshness is measured from it).
+    pub loaded_at: DateTime<Utc>,
 }
 
 /// First line of every rendered kernel; also how a rendered kernel is found
@@ -73,7 +75,8 @@ impl MissionKernel {
     /// Parse and validate kernel TOML. `now` decides expiry, so the check is
     /// reproducible in tests.
     pub fn from_toml(text: &str, source: &Source, now: DateTime<Utc>) -> Result<Self, InputError> {
-        let kernel = Self::parse_unchecked(text, source)?;
+        let mut kernel = Self::parse_unchecked(text, source)?;
+        kernel.loaded_at = now;
         kernel.check_integrity(source)?;
         kernel.check_expiry(source, now)?;
         Ok(kernel)
@@ -125,6 +128,7 @@ impl MissionKernel {
                 return Err(bad(format!("prohibition id `{}` appears twice", p.id)));
             }
         }
+        crate::governance::pin::parse_conditions(&document, &version, &id).map_err(&bad)?;
         let sha256 = canonical_hash(&document);
         Ok(MissionKernel {
             id,
@@ -134,6 +138,7 @@ impl MissionKernel {
             prohibitions,
             sha256,
             document,
+            loaded_at: Utc::now(),
         })
     }
 
@@ -206,8 +211,27 @@ impl MissionKernel {
                 out.push_str(&format!("{}\n", provenance(first)));
             }
         }
+        let conditions = self.conditions();
+        if !conditions.is_empty() {
+            out.push_str("Argument conditions (enforced at the tool boundary):\n");
+            for c in &conditions {
+                out.push_str(&format!(
+                    "- [{}] {} (tools: {}; effect: {})\n",
+                    c.id,
+                    c.text,
+                    c.tools.join(", "),
+                    c.effect.as_str()
+                ));
+            }
+        }
         out.push_str(KERNEL_CLOSING);
         out
+    }
+
+    /// The `[[condition]]` tables (validated at load).
+    pub fn conditions(&self) -> Vec<crate::governance::Constraint> {
+        crate::governance::pin::parse_conditions(&self.document, &self.version, &self.id)
+            .unwrap_or_default()
     }
 
     /// Every string that must appear verbatim in a governed request.
@@ -215,6 +239,11 @@ impl MissionKernel {
         self.prohibitions
             .iter()
             .map(|p| (format!("prohibition:{}", p.id), p.text.clone()))
+            .chain(
+                self.conditions()
+                    .into_iter()
+                    .map(|c| (format!("condition:{}", c.id), c.text)),
+            )
             .collect()
     }
 }

@@ -13,6 +13,7 @@ pub mod error;
 pub mod evidence;
 pub mod facts;
 pub mod formats;
+pub mod governance;
 pub mod io;
 pub mod kernel;
 pub mod llm;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
-use continuity::compact::{compact, Inputs, Strategy};
+use continuity::compact::{compact_pinned, Inputs, Strategy};
 use continuity::error::{Error, InputError, Source};
 use continuity::io;
 use continuity::kernel::{MissionKernel, TEMPLATE};
@@ -57,6 +57,9 @@ enum Command {
         /// Print nothing on success
         #[arg(short, long)]
         quiet: bool,
+        /// Run id for the policy pin [default: the previous pin's in DIR, else derived]
+        #[arg(long)]
+        run_id: Option<String>,
     },
     /// Smallest trigger meeting the floor rule, per strategy, and compactions per 100k tokens
     Plan {
@@ -64,6 +67,42 @@ enum Command {
         #[command(flatten)]
         common: Common,
         /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// Tool-boundary preflight: a verdict per tool call (exit 3 when any is not allowed)
+    Preflight {
+        /// Mission Kernel (TOML)
+        #[arg(long, value_name = "K.toml")]
+        kernel: PathBuf,
+        /// A tool call JSON, an array of calls, a request (any format),
+        /// tools.jsonl, or a reference run folder (`-` for stdin)
+        calls: String,
+        /// Scope of every call, `dimension:value` (repeatable); a call's own
+        /// `scope` list wins per dimension
+        #[arg(long, value_name = "DIM:VALUE")]
+        scope: Vec<String>,
+        /// Effect ledger: a call repeating a prepared, uncommitted effect escalates
+        #[arg(long, value_name = "FILE")]
+        ledger: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Effect ledger (PREPARE/COMMIT, hash-chained)
+    Ledger {
+        #[command(subcommand)]
+        command: LedgerCommand,
+    },
+    /// Provenance-aware memory store (operator view)
+    Memory {
+        #[command(subcommand)]
+        command: MemoryCommand,
+    },
+    /// Run the adversarial compaction suite and print its Markdown table
+    Adversarial {
+        /// Suite folder
+        #[arg(long, default_value = "eval/adversarial")]
+        dir: PathBuf,
         #[arg(long)]
         json: bool,
     },
@@ -87,11 +126,108 @@ enum KernelCommand {
     Hash { path: PathBuf },
 }
 
+#[derive(Subcommand)]
+enum LedgerCommand {
+    /// Check the hash chain; exit 3 and name the first broken line when it fails
+    Verify {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List effects prepared but never committed (exit 3 when any)
+    Reconcile {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Append PREPARE before a side-effecting call; prints the idempotency key
+    Prepare {
+        file: PathBuf,
+        #[arg(long)]
+        run_id: String,
+        #[arg(long)]
+        effect_id: String,
+        #[arg(long)]
+        tool: String,
+        /// Arguments as JSON
+        #[arg(long, default_value = "{}")]
+        args: String,
+    },
+    /// Append COMMIT after the system of record confirmed the effect
+    Commit {
+        file: PathBuf,
+        #[arg(long)]
+        run_id: String,
+        #[arg(long)]
+        effect_id: String,
+        #[arg(long)]
+        receipt: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum MemoryCommand {
+    /// Every promoted item with its status, and the rejections
+    List {
+        #[arg(long, value_name = "FILE")]
+        store: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Review proposals (a JSON array of {statement, cites, ...} or a summary
+    /// text whose [call_id] brackets are citations) and record each promotion
+    /// or rejection; conflicting directives in the transcript's tool results
+    /// are recorded as rejected too
+    Propose {
+        proposals: PathBuf,
+        #[arg(long, value_name = "FILE")]
+        store: PathBuf,
+        #[arg(long, value_name = "K.toml")]
+        kernel: PathBuf,
+        /// The transcript the citations must point into
+        #[arg(long, value_name = "REQUEST")]
+        transcript: String,
+        /// Scope of the promoted items (repeatable)
+        #[arg(long, value_name = "DIM:VALUE")]
+        scope: Vec<String>,
+    },
+    /// One item, in full
+    Show {
+        id: String,
+        #[arg(long, value_name = "FILE")]
+        store: PathBuf,
+    },
+    /// Append a reversal of a promotion (history is never edited)
+    Rollback {
+        id: String,
+        #[arg(long, value_name = "FILE")]
+        store: PathBuf,
+        #[arg(long, default_value = "operator rollback")]
+        reason: String,
+    },
+}
+
+/// A finished command whose outcome is a non-zero exit code (not an error
+/// message): 3 = a governance check said no.
+#[derive(Debug)]
+struct Exit(u8);
+
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "exit {}", self.0)
+    }
+}
+
+impl std::error::Error for Exit {}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
+            if let Some(Exit(code)) = err.downcast_ref::<Exit>() {
+                return ExitCode::from(*code);
+            }
             eprintln!("error: {err:#}");
             let code = err
                 .downcast_ref::<Error>()
@@ -119,6 +255,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             strategy,
             out,
             quiet,
+            run_id,
         } => {
             let (transcript, source) = io::read_transcript(&input)?;
             let kernel = io::load_kernel(&common.kernel, now)?;
@@ -127,7 +264,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let tokens = load_tokenizer(common.tokenizer.as_deref())?;
             let mut redactor = Redactor::new(&policy.personal_data)?;
             let input_name = source.to_string();
-            let c = compact(
+            // Freshness: from the kernel load to this release.
+            let ctx = continuity::governance::commands::pin_context(
+                &out,
+                &kernel,
+                &input_name,
+                run_id.as_deref(),
+                chrono::Utc::now(),
+            )?;
+            let c = compact_pinned(
                 &Inputs {
                     transcript: &transcript,
                     input_name: &input_name,
@@ -135,6 +280,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     policy: &policy,
                     strategy,
                 },
+                &ctx,
                 summarizer.as_mut(),
                 &tokens,
                 &mut redactor,
@@ -171,6 +317,17 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     .iter()
                     .map(|(n, _)| out.join(n).display().to_string())
                     .collect();
+                if let Some(g) = &r.governance {
+                    println!(
+                        "  policy pin {} seq {} sha256 {}: {} constraints verified; policy loaded {:.1}s ago{}",
+                        g.run_id,
+                        g.sequence,
+                        &g.sha256[..12],
+                        g.constraints,
+                        g.policy_freshness_s,
+                        if g.policy_changed { " (policy revision changed since the previous pin: rehydrated)" } else { "" }
+                    );
+                }
                 println!("       wrote {}", names.join(", "));
             }
         }
@@ -221,6 +378,80 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                         at_policy
                     );
                 }
+            }
+        }
+        Command::Preflight {
+            kernel,
+            calls,
+            scope,
+            ledger,
+            json,
+        } => {
+            let kernel = io::load_kernel(&kernel, now)?;
+            let ok = continuity::governance::commands::preflight(
+                &kernel,
+                &calls,
+                scope,
+                ledger.as_deref(),
+                json,
+            )?;
+            if !ok {
+                return Err(Exit(3).into());
+            }
+        }
+        Command::Ledger { command } => {
+            use continuity::governance::commands as g;
+            let ok = match command {
+                LedgerCommand::Verify { file, json } => g::ledger_verify(&file, json)?,
+                LedgerCommand::Reconcile { file, json } => g::ledger_reconcile(&file, json)?,
+                LedgerCommand::Prepare {
+                    file,
+                    run_id,
+                    effect_id,
+                    tool,
+                    args,
+                } => g::ledger_prepare(&file, &run_id, &effect_id, &tool, &args)?,
+                LedgerCommand::Commit {
+                    file,
+                    run_id,
+                    effect_id,
+                    receipt,
+                } => g::ledger_commit(&file, &run_id, &effect_id, &receipt)?,
+            };
+            if !ok {
+                return Err(Exit(3).into());
+            }
+        }
+        Command::Memory { command } => {
+            use continuity::governance::commands as g;
+            match command {
+                MemoryCommand::List { store, json } => g::memory_list(&store, json)?,
+                MemoryCommand::Show { id, store } => g::memory_show(&store, &id)?,
+                MemoryCommand::Propose {
+                    proposals,
+                    store,
+                    kernel,
+                    transcript,
+                    scope,
+                } => {
+                    let kernel = io::load_kernel(&kernel, now)?;
+                    let (t, _) = io::read_transcript(&transcript)?;
+                    g::memory_propose(&store, &kernel, &t, &proposals, scope)?
+                }
+                MemoryCommand::Rollback { id, store, reason } => {
+                    g::memory_rollback(&store, &id, &reason)?
+                }
+            }
+        }
+        Command::Adversarial { dir, json } => {
+            let results = continuity::governance::adversarial::run_suite(&dir)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&results)?);
+            } else {
+                print!(
+                    "{}",
+                    continuity::governance::adversarial::markdown_table(&results)
+                );
             }
         }
         Command::Kernel { command } => match command {

@@ -94,6 +94,9 @@ pub struct Report {
     pub counts: Counts,
     /// Must-persist items checked after the rebuild (governed only).
     pub precedence: Vec<PrecedenceItem>,
+    /// Policy pin and freshness of this rebuild.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub governance: Option<crate::governance::pin::GovernanceReport>,
 }
 
 pub fn reduction_pct(before: usize, after: usize) -> f64 {
