@@ -277,21 +277,21 @@ pub fn pairs(analyzed: &Analyzed, split: &str, t: &Thresholds) -> (Vec<Pair>, Ve
 /// (ties: the earlier, more conservative grid point).
 pub fn calibrate(analyzed: &Analyzed, base: &Thresholds) -> (Thresholds, f64) {
     let mut best = (*base, -1.0);
-    let mentions: Vec<f32> = (0..=15).map(|i| 0.50 + 0.02 * i as f32).collect();
+    let mentions: Vec<f32> = (0..=10).map(|i| 0.60 + 0.02 * i as f32).collect();
     for &mention in &mentions {
-        for anchor_bonus in [0.0, 0.05, 0.1] {
-            for id_bonus in [0.0, 0.1, 0.2, 0.3] {
-                for foreign_penalty in [0.0, 0.1, 0.2] {
-                    for part_discount in [f32::MAX, 0.05, 0.0] {
-                        for conflict_mention in [f32::MAX, 0.6, 0.5, 0.4] {
-                            for contrast in [f32::MAX, 0.03] {
+        for anchor_bonus in [0.05, 0.1] {
+            for id_bonus in [0.1, 0.2, 0.3] {
+                for conflict_mention in [f32::MAX, 0.6, 0.5, 0.4, 0.3] {
+                    for contrast in [f32::MAX, 0.03] {
+                        for rel_mention in [f32::MAX, 0.6, 0.5, 0.4] {
+                            for rel_gap in [0.0, 0.05, 0.1] {
                                 let t = Thresholds {
                                     mention,
                                     conflict_mention,
+                                    rel_mention,
+                                    rel_gap,
                                     anchor_bonus,
                                     id_bonus,
-                                    foreign_penalty,
-                                    part_discount,
                                     contrast,
                                     ..*base
                                 };
@@ -327,21 +327,22 @@ pub fn median(xs: &[f64]) -> f64 {
 /// Write calibrated thresholds as TOML.
 pub fn thresholds_toml(t: &Thresholds, calib_ba: f64) -> String {
     let big = |x: f32| {
-        if x >= f32::MAX {
+        if x >= 1e30 {
             "3.0e38".to_string()
         } else {
-            format!("{x}")
+            format!("{}", (x * 1000.0).round() / 1000.0)
         }
     };
     let contrast = big(t.contrast);
     let conflict_mention = big(t.conflict_mention);
     let part_discount = big(t.part_discount);
+    let rel_mention = big(t.rel_mention);
     format!(
         "# Written by `continuity eval-bench --calibrate` (grid search on the\n\
          # calibration split; balanced accuracy there {calib_ba:.3}). Embedded in\n\
          # the library by src/evaluate/mod.rs.\n\
-         mention = {}\nconflict_mention = {conflict_mention}\nanchor_bonus = {}\nid_bonus = {}\nforeign_penalty = {}\npart_discount = {part_discount}\nmargin = {}\ncontrast = {contrast}\n\
+         mention = {}\nconflict_mention = {conflict_mention}\nrel_mention = {rel_mention}\nrel_gap = {}\nanchor_bonus = {}\nid_bonus = {}\nforeign_penalty = {}\npart_discount = {part_discount}\nmargin = {}\ncontrast = {contrast}\n\
          unsupported = {}\njudge = {}\nlexicon = {}\nvalues = {}\n",
-        t.mention, t.anchor_bonus, t.id_bonus, t.foreign_penalty, t.margin, t.unsupported, t.judge, t.lexicon, t.values
+        (t.mention * 1000.0).round() / 1000.0, t.rel_gap, t.anchor_bonus, t.id_bonus, t.foreign_penalty, t.margin, t.unsupported, t.judge, t.lexicon, t.values
     )
 }

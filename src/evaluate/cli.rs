@@ -156,6 +156,13 @@ pub fn eval_bench(dir: &Path, calibrate: bool, json: bool) -> Result<String> {
         ));
         out.push_str(&ablate("id bonus", Thresholds { id_bonus: 0.0, ..t }));
         out.push_str(&ablate(
+            "relative alignment",
+            Thresholds {
+                rel_mention: f32::MAX,
+                ..t
+            },
+        ));
+        out.push_str(&ablate(
             "foreign-id penalty",
             Thresholds {
                 foreign_penalty: 0.0,

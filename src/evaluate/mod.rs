@@ -49,6 +49,13 @@ pub struct Thresholds {
     /// similar to the fact), when the fact is that clause's best match.
     #[serde(default = "default_conflict_mention")]
     pub conflict_mention: f32,
+    /// Lower alignment at which a clause counts as the fact's when it aligns
+    /// with this fact better than with any other by at least `rel_gap`
+    /// (large = off).
+    #[serde(default = "default_conflict_mention")]
+    pub rel_mention: f32,
+    #[serde(default)]
+    pub rel_gap: f32,
     /// Added to the cosine when a clause shares an id or amount with the fact.
     pub anchor_bonus: f32,
     /// Added when a clause names an id that only this fact of the key has.
@@ -414,14 +421,34 @@ fn active(c: &str, t: &Thresholds) -> bool {
     }
 }
 
-/// Best alignment of each unit over all facts.
-fn unit_tops(a: &Analysis, t: &Thresholds) -> Vec<f32> {
+/// Per unit: the best alignment over all facts, which fact that is, and
+/// the second best.
+#[derive(Clone, Copy)]
+struct Top {
+    best: f32,
+    fact: usize,
+    second: f32,
+}
+
+fn unit_tops(a: &Analysis, t: &Thresholds) -> Vec<Top> {
     (0..a.units.len())
         .map(|u| {
-            a.signals
-                .iter()
-                .map(|sig| align(&sig[u], t))
-                .fold(f32::NEG_INFINITY, f32::max)
+            let mut top = Top {
+                best: f32::NEG_INFINITY,
+                fact: usize::MAX,
+                second: f32::NEG_INFINITY,
+            };
+            for (fi, sig) in a.signals.iter().enumerate() {
+                let x = align(&sig[u], t);
+                if x > top.best {
+                    top.second = top.best;
+                    top.best = x;
+                    top.fact = fi;
+                } else if x > top.second {
+                    top.second = x;
+                }
+            }
+            top
         })
         .collect()
 }
@@ -429,7 +456,12 @@ fn unit_tops(a: &Analysis, t: &Thresholds) -> Vec<f32> {
 /// The clauses a fact's verdict rests on: those aligned above `mention`
 /// (within `margin` of the best), and those carrying a contradiction signal
 /// aligned above `conflict_mention` whose best fact this is.
-fn chosen_units<'a>(sig: &'a [UnitSignals], t: &Thresholds, top: &[f32]) -> Vec<&'a UnitSignals> {
+fn chosen_units<'a>(
+    fi: usize,
+    sig: &'a [UnitSignals],
+    t: &Thresholds,
+    top: &[Top],
+) -> Vec<&'a UnitSignals> {
     let best = sig
         .iter()
         .map(|s| align(s, t))
@@ -438,9 +470,12 @@ fn chosen_units<'a>(sig: &'a [UnitSignals], t: &Thresholds, top: &[f32]) -> Vec<
         .iter()
         .filter(|s| {
             let x = align(s, t);
+            let tp = top[s.unit];
+            let other = if tp.fact == fi { tp.second } else { tp.best };
             (x >= t.mention && x >= best - t.margin)
+                || (x >= t.rel_mention && x - other >= t.rel_gap)
                 || (x >= t.conflict_mention
-                    && x >= top[s.unit] - t.margin
+                    && x >= tp.best - t.margin
                     && s.conflicts.iter().any(|c| active(c, t)))
         })
         .collect();
@@ -460,8 +495,9 @@ pub fn verdicts(a: &Analysis, t: &Thresholds) -> Vec<Verdict> {
     let top = unit_tops(a, t);
     a.signals
         .iter()
-        .map(|sig| {
-            let chosen = chosen_units(sig, t, &top);
+        .enumerate()
+        .map(|(fi, sig)| {
+            let chosen = chosen_units(fi, sig, t, &top);
             if chosen.is_empty() {
                 Verdict::Omitted
             } else if chosen.iter().any(|s| contradicts(s, t)) {
@@ -483,7 +519,7 @@ pub fn decide(a: &Analysis, t: &Thresholds) -> SummaryReport {
             .iter()
             .map(|s| align(s, t))
             .fold(f32::NEG_INFINITY, f32::max);
-        let chosen = chosen_units(sig, t, &top);
+        let chosen = chosen_units(fi, sig, t, &top);
         let mut reasons = Vec::new();
         for s in &chosen {
             let mut r: Vec<String> = s
@@ -621,4 +657,18 @@ pub fn render_table(r: &SummaryReport) -> String {
         r.keyword.terms_missing, r.keyword.facts_missing
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calibrated_thresholds_parse() {
+        let t = Thresholds::calibrated();
+        assert!(t.mention > 0.0 && t.mention < 1.0);
+        let again: Thresholds = toml::from_str(&bench::thresholds_toml(&t, 0.5)).unwrap();
+        assert_eq!(again.mention, t.mention);
+        assert_eq!(again.part_discount >= 1e30, t.part_discount >= 1e30);
+    }
 }
