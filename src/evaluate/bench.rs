@@ -250,10 +250,19 @@ pub type Pair = (Verdict, Verdict);
 
 /// (gold, predicted) pairs for the items of `split` ("all" for every item).
 pub fn pairs(analyzed: &Analyzed, split: &str, t: &Thresholds) -> (Vec<Pair>, Vec<Pair>) {
+    pairs_where(analyzed, t, |item| split == "all" || item.split == split)
+}
+
+/// (gold, predicted) pairs for the items `keep` accepts.
+pub fn pairs_where(
+    analyzed: &Analyzed,
+    t: &Thresholds,
+    keep: impl Fn(&Item) -> bool,
+) -> (Vec<Pair>, Vec<Pair>) {
     let mut ours = Vec::new();
     let mut keyword = Vec::new();
     for (item, a) in &analyzed.items {
-        if split != "all" && item.split != split {
+        if !keep(item) {
             continue;
         }
         let v = verdicts(a, t);
@@ -273,9 +282,31 @@ pub fn pairs(analyzed: &Analyzed, split: &str, t: &Thresholds) -> (Vec<Pair>, Ve
     (ours, keyword)
 }
 
-/// Grid search on the calibration split for the best balanced accuracy
-/// (ties: the earlier, more conservative grid point).
+/// Calibration objective: the worst balanced accuracy over the cases of the
+/// calibration split, so thresholds must carry across cases rather than fit
+/// the largest one.
+fn objective(analyzed: &Analyzed, t: &Thresholds, cases: &[String]) -> f64 {
+    cases
+        .iter()
+        .map(|c| {
+            let (p, _) = pairs_where(analyzed, t, |i| i.split == "calib" && &i.case == c);
+            Scores::from_pairs(&p).balanced_accuracy
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Grid search on the calibration split for the best objective (ties: the
+/// earlier, more conservative grid point). Returns the thresholds and the
+/// calibration split's balanced accuracy with them.
 pub fn calibrate(analyzed: &Analyzed, base: &Thresholds) -> (Thresholds, f64) {
+    let mut cases: Vec<String> = analyzed
+        .items
+        .iter()
+        .filter(|(i, _)| i.split == "calib")
+        .map(|(i, _)| i.case.clone())
+        .collect();
+    cases.sort();
+    cases.dedup();
     let mut best = (*base, -1.0);
     let mentions: Vec<f32> = (0..=10).map(|i| 0.60 + 0.02 * i as f32).collect();
     for &mention in &mentions {
@@ -295,8 +326,7 @@ pub fn calibrate(analyzed: &Analyzed, base: &Thresholds) -> (Thresholds, f64) {
                                     contrast,
                                     ..*base
                                 };
-                                let (p, _) = pairs(analyzed, "calib", &t);
-                                let s = Scores::from_pairs(&p).balanced_accuracy;
+                                let s = objective(analyzed, &t, &cases);
                                 if s > best.1 + 1e-9 {
                                     best = (t, s);
                                 }
@@ -307,7 +337,8 @@ pub fn calibrate(analyzed: &Analyzed, base: &Thresholds) -> (Thresholds, f64) {
             }
         }
     }
-    best
+    let (p, _) = pairs(analyzed, "calib", &best.0);
+    (best.0, Scores::from_pairs(&p).balanced_accuracy)
 }
 
 pub fn median(xs: &[f64]) -> f64 {
