@@ -10,6 +10,7 @@ pub mod audit;
 pub mod classify;
 pub mod compact;
 pub mod error;
+pub mod evaluate;
 pub mod evidence;
 pub mod facts;
 pub mod formats;

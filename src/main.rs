@@ -106,6 +106,37 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Judge a summary against the archive it summarises: each fact of KEY
+    /// supported, omitted or contradicted; unsupported sentences; value
+    /// mismatches; keyword checks alongside
+    Eval {
+        /// The archived request the summary was made from
+        #[arg(long, value_name = "ARCHIVE")]
+        input: String,
+        /// Answer key (TOML: [[fact]] id, statement, optional evidence)
+        #[arg(long, value_name = "KEY.toml")]
+        key: PathBuf,
+        /// One summary (plain text)
+        #[arg(long, value_name = "FILE", required_unless_present = "summaries")]
+        summary: Option<PathBuf>,
+        /// Many summaries, one JSON object {"id","text"} per line
+        #[arg(long, value_name = "FILE.jsonl", conflicts_with = "summary")]
+        summaries: Option<PathBuf>,
+        /// One JSON object per summary instead of tables
+        #[arg(long)]
+        json: bool,
+    },
+    /// Score the evaluator on the labeled faithfulness set
+    EvalBench {
+        /// The set's directory (cases.toml, summaries.jsonl, thresholds.toml)
+        #[arg(long, default_value = "eval/faithfulness")]
+        dir: PathBuf,
+        /// Grid-search thresholds on the calibration split and write them
+        #[arg(long)]
+        calibrate: bool,
+        #[arg(long)]
+        json: bool,
+    },
     /// Mission Kernel helpers
     Kernel {
         #[command(subcommand)]
@@ -453,6 +484,32 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     continuity::governance::adversarial::markdown_table(&results)
                 );
             }
+        }
+        Command::Eval {
+            input,
+            key,
+            summary,
+            summaries,
+            json,
+        } => {
+            let out = continuity::evaluate::cli::eval(
+                &input,
+                &key,
+                summary.as_deref(),
+                summaries.as_deref(),
+                json,
+            )?;
+            print!("{out}");
+        }
+        Command::EvalBench {
+            dir,
+            calibrate,
+            json,
+        } => {
+            print!(
+                "{}",
+                continuity::evaluate::cli::eval_bench(&dir, calibrate, json)?
+            );
         }
         Command::Kernel { command } => match command {
             KernelCommand::Init { path, force } => match path {

@@ -1,0 +1,158 @@
+//! The meaning-level evaluator with the real MiniLM model. Skips (one line)
+//! when the model is not fetched: `python3 models/fetch.py minilm-l6`.
+
+use std::path::Path;
+
+use continuity::error::Source;
+use continuity::evaluate::{load_embedder, Evaluator, Records, Verdict};
+use continuity::facts::FactKey;
+
+fn evaluator() -> Option<Evaluator> {
+    match load_embedder() {
+        Ok(e) => Some(Evaluator::new(e)),
+        Err(e) => {
+            eprintln!("skipping: minilm-l6 not available ({e}); fetch it with: python3 models/fetch.py minilm-l6");
+            None
+        }
+    }
+}
+
+fn case(archive: &Path, key: &Path) -> (Records, FactKey) {
+    let bytes = std::fs::read(archive).unwrap();
+    let t = continuity::formats::parse_bytes(&bytes, &Source::path(archive)).unwrap();
+    let key =
+        FactKey::from_toml(&std::fs::read_to_string(key).unwrap(), &Source::path(key)).unwrap();
+    (Records::from_transcript(&t), key)
+}
+
+fn verdict(r: &continuity::evaluate::SummaryReport, id: &str) -> Verdict {
+    r.facts.iter().find(|f| f.id == id).unwrap().verdict
+}
+
+#[test]
+fn lfm25_resummary_contradicts_the_authorization_fact() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shared = root.join("../shared/reference/mission-continuity");
+    let archive = shared.join("replays/E1-baseline/run/archive/cmp-1.json");
+    let summary = shared.join("offline_resummaries/E1-baseline/cmp-1.liquid.json");
+    if !archive.exists() || !summary.exists() {
+        eprintln!(
+            "skipping: reference data not found under {}",
+            shared.display()
+        );
+        return;
+    }
+    let Some(mut ev) = evaluator() else { return };
+    let (records, key) = case(&archive, &root.join("eval/billing-dispute/key.toml"));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
+    let text = v["summary"].as_str().unwrap();
+    let r = ev.evaluate(&records, &key, "lfm25", text).unwrap();
+    // The keyword check passes CF1 (TX-9002 and "authorization" are not even
+    // needed: it reads the text, not the meaning) ...
+    let cf1 = r.facts.iter().find(|f| f.id == "CF1").unwrap();
+    assert_eq!(cf1.verdict, Verdict::Contradicted, "{r:#?}");
+    assert!(
+        cf1.sentences.iter().any(|s| s.contains("duplicate")),
+        "{cf1:?}"
+    );
+    // ... and the add-on called unauthorized contradicts CF5.
+    assert_eq!(verdict(&r, "CF5"), Verdict::Contradicted, "{r:#?}");
+    assert!(!r.unsupported.is_empty());
+}
+
+#[test]
+fn each_verdict_on_the_example_case() {
+    let Some(mut ev) = evaluator() else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (records, key) = case(
+        &root.join("examples/billing-dispute/session.json"),
+        &root.join("examples/billing-dispute/key.toml"),
+    );
+    let text = "PAY-77120 was an authorization for EUR 412.50 that was never captured; \
+                PAY-77124 was the only capture and PAY-77120 was voided on 2027-05-06. \
+                The EUR 64 Frost Alert SMS add-on was ordered without authorization. \
+                Escalation HD-21355 has been resolved and has no open items.";
+    let r = ev.evaluate(&records, &key, "t", text).unwrap();
+    assert_eq!(verdict(&r, "EF1"), Verdict::Supported, "{r:#?}");
+    assert_eq!(verdict(&r, "EF3"), Verdict::Omitted, "{r:#?}");
+    assert_eq!(verdict(&r, "EF4"), Verdict::Omitted, "{r:#?}");
+    assert_eq!(verdict(&r, "EF5"), Verdict::Contradicted, "{r:#?}");
+    assert_eq!(verdict(&r, "EF6"), Verdict::Contradicted, "{r:#?}");
+    let ef1 = r.facts.iter().find(|f| f.id == "EF1").unwrap();
+    assert!(!ef1.evidence.is_empty(), "evidence for EF1: {ef1:?}");
+}
+
+#[test]
+fn value_mismatches_against_the_records() {
+    let Some(mut ev) = evaluator() else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (records, key) = case(
+        &root.join("examples/billing-dispute/session.json"),
+        &root.join("examples/billing-dispute/key.toml"),
+    );
+    let text = "Credit note CN-3307 for EUR 68.18 was never applied. PAY-99999 was refunded.";
+    let r = ev.evaluate(&records, &key, "t", text).unwrap();
+    let kinds: Vec<(&str, &str)> = r
+        .mismatches
+        .iter()
+        .map(|m| (m.kind, m.value.as_str()))
+        .collect();
+    assert!(kinds.contains(&("amount", "68.18")), "{kinds:?}");
+    assert!(kinds.contains(&("id", "pay-99999")), "{kinds:?}");
+    assert_eq!(verdict(&r, "EF3"), Verdict::Contradicted, "{r:#?}");
+    assert!(r
+        .unsupported
+        .iter()
+        .any(|u| u.sentence.contains("PAY-99999")));
+}
+
+#[test]
+fn eval_cli_json_lines() {
+    if load_embedder().is_err() {
+        eprintln!(
+            "skipping: minilm-l6 not available; fetch it with: python3 models/fetch.py minilm-l6"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let lines = dir.path().join("s.jsonl");
+    std::fs::write(
+        &lines,
+        "{\"id\":\"a\",\"text\":\"OPS-8812 is still open and nothing has been sent.\"}\n{\"id\":\"b\",\"text\":\"The export was emailed to Dana.\"}\n",
+    )
+    .unwrap();
+    let out = assert_cmd::Command::cargo_bin("continuity")
+        .unwrap()
+        .args([
+            "eval",
+            "--input",
+            "tests/fixtures/openai/ops-export.json",
+            "--key",
+        ])
+        .arg("eval/faithfulness/ops-export/key.toml")
+        .arg("--summaries")
+        .arg(&lines)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let objs: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objs.len(), 2);
+    for o in &objs {
+        for k in ["id", "facts", "unsupported", "mismatches", "keyword"] {
+            assert!(o.get(k).is_some(), "missing {k}: {o}");
+        }
+        let f = &o["facts"][0];
+        for k in ["id", "verdict", "score", "sentences", "evidence"] {
+            assert!(f.get(k).is_some(), "missing {k}: {f}");
+        }
+    }
+}
