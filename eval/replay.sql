@@ -8,13 +8,16 @@
 -- sent under a condition), compactions, actions (one row per tool call),
 -- checks (one row per prohibition / fact / term checked at an action or right
 -- after a compaction), recorded_compactions (as the reference recorded them).
+-- Derived numbers use integer arithmetic (as the report does), so they agree
+-- to the last digit: a ratio a/b rounded is (2a + b) / (2b); percentages are
+-- in tenths, written as t / 10 '.' t % 10.
 -- "After compaction" means compaction_seq IS NOT NULL: the request had been
 -- compacted at least once under that condition.
 
 -- name: sessions
 SELECT s.session, s.kind, s.steps, COALESCE(s.recorded_mode, '-'),
        (SELECT COUNT(*) FROM recorded_compactions r WHERE r.session = s.session),
-       printf('%.0f + %.3f', s.calibration_intercept, s.calibration_slope)
+       s.calibration_intercept_int || ' + ' || (s.calibration_slope_milli / 1000) || '.' || printf('%03d', s.calibration_slope_milli % 1000)
 FROM sessions s ORDER BY s.ord;
 
 -- name: survival_by_condition
@@ -24,7 +27,7 @@ SELECT c.condition,
        COUNT(k.present),
        COALESCE(SUM(k.present), 0),
        CASE WHEN COUNT(k.present) = 0 THEN '-'
-            ELSE printf('%.1f', ROUND(100.0 * SUM(k.present) / COUNT(k.present), 1)) END
+            ELSE CASE WHEN (2 * (1000 * SUM(k.present)) + (COUNT(k.present))) / (2 * (COUNT(k.present))) < 0 THEN '-' ELSE '' END || (abs((2 * (1000 * SUM(k.present)) + (COUNT(k.present))) / (2 * (COUNT(k.present)))) / 10) || '.' || (abs((2 * (1000 * SUM(k.present)) + (COUNT(k.present))) / (2 * (COUNT(k.present)))) % 10) END
 FROM conditions c
 LEFT JOIN checks k ON k.condition = c.condition AND k.scope = 'action'
      AND k.kind = 'prohibition' AND k.compaction_seq IS NOT NULL
@@ -36,7 +39,7 @@ SELECT c.condition, p.item,
        COUNT(k.present),
        COALESCE(SUM(k.present), 0),
        CASE WHEN COUNT(k.present) = 0 THEN '-'
-            ELSE printf('%.1f', ROUND(100.0 * SUM(k.present) / COUNT(k.present), 1)) END
+            ELSE CASE WHEN (2 * (1000 * SUM(k.present)) + (COUNT(k.present))) / (2 * (COUNT(k.present))) < 0 THEN '-' ELSE '' END || (abs((2 * (1000 * SUM(k.present)) + (COUNT(k.present))) / (2 * (COUNT(k.present)))) / 10) || '.' || (abs((2 * (1000 * SUM(k.present)) + (COUNT(k.present))) / (2 * (COUNT(k.present)))) % 10) END
 FROM conditions c CROSS JOIN p
 LEFT JOIN checks k ON k.condition = c.condition AND k.item = p.item AND k.scope = 'action'
      AND k.kind = 'prohibition' AND k.compaction_seq IS NOT NULL
@@ -65,7 +68,7 @@ ORDER BY s.ord, a.step, a.ord, c.ord;
 -- name: facts_by_compaction
 SELECT m.session, m.condition, m.seq, m.step,
        m.est_before || ' → ' || m.est_after,
-       printf('%.1f', m.reduction_pct),
+       CASE WHEN m.reduction_tenths < 0 THEN '-' ELSE '' END || (abs(m.reduction_tenths) / 10) || '.' || (abs(m.reduction_tenths) % 10),
        (SELECT SUM(k.present) FROM checks k
          WHERE k.session = m.session AND k.condition = m.condition AND k.scope = 'compaction'
            AND k.compaction_seq = m.seq AND k.kind = 'fact')
@@ -105,20 +108,25 @@ WITH per_run AS (
   FROM runs r)
 SELECT c.condition, COUNT(p.session), COALESCE(SUM(p.n), 0),
        CASE WHEN COUNT(p.session) = 0 THEN '-'
-            ELSE printf('%.2f', ROUND(1.0 * SUM(p.n) / COUNT(p.session), 2)) END,
+            ELSE printf('%d.%02d', (2 * (100 * SUM(p.n)) + (COUNT(p.session))) / (2 * (COUNT(p.session))) / 100, (2 * (100 * SUM(p.n)) + (COUNT(p.session))) / (2 * (COUNT(p.session))) % 100) END,
        COALESCE(SUM(p.n >= 2), 0)
 FROM conditions c LEFT JOIN per_run p ON p.condition = c.condition
 GROUP BY c.condition ORDER BY c.ord;
 
 -- name: reduction_by_condition
-SELECT c.condition, COUNT(m.seq),
-       COALESCE(printf('%.1f', MIN(m.reduction_pct)), '-'),
-       COALESCE(printf('%.1f', ROUND(AVG(m.reduction_pct), 1)), '-'),
-       COALESCE(printf('%.1f', MAX(m.reduction_pct)), '-'),
-       COALESCE(CAST(ROUND(AVG(m.est_before)) AS INTEGER), '-'),
-       COALESCE(CAST(ROUND(AVG(m.est_after)) AS INTEGER), '-')
-FROM conditions c LEFT JOIN compactions m ON m.condition = c.condition
-GROUP BY c.condition ORDER BY c.ord;
+WITH r AS (
+  SELECT c.condition, c.ord, COUNT(m.seq) AS n, MIN(m.reduction_tenths) AS lo,
+         MAX(m.reduction_tenths) AS hi, SUM(m.reduction_tenths) AS t,
+         SUM(m.est_before) AS b, SUM(m.est_after) AS a
+  FROM conditions c LEFT JOIN compactions m ON m.condition = c.condition
+  GROUP BY c.condition)
+SELECT condition, n,
+       CASE WHEN n = 0 THEN '-' ELSE CASE WHEN lo < 0 THEN '-' ELSE '' END || (abs(lo) / 10) || '.' || (abs(lo) % 10) END,
+       CASE WHEN n = 0 THEN '-' ELSE CASE WHEN (2 * (t) + (n)) / (2 * (n)) < 0 THEN '-' ELSE '' END || (abs((2 * (t) + (n)) / (2 * (n))) / 10) || '.' || (abs((2 * (t) + (n)) / (2 * (n))) % 10) END,
+       CASE WHEN n = 0 THEN '-' ELSE CASE WHEN hi < 0 THEN '-' ELSE '' END || (abs(hi) / 10) || '.' || (abs(hi) % 10) END,
+       CASE WHEN n = 0 THEN '-' ELSE (2 * (b) + (n)) / (2 * (n)) END,
+       CASE WHEN n = 0 THEN '-' ELSE (2 * (a) + (n)) / (2 * (n)) END
+FROM r ORDER BY ord;
 
 -- name: tokens_by_condition
 WITH t AS (
@@ -130,7 +138,7 @@ WITH t AS (
   FROM conditions c)
 SELECT condition, runs, req, s_in, s_out, req + s_in + s_out,
        CASE WHEN runs = 0 THEN '-'
-            ELSE CAST(ROUND(1.0 * (req + s_in + s_out) / runs) AS INTEGER) END
+            ELSE (2 * (req + s_in + s_out) + (runs)) / (2 * (runs)) END
 FROM t ORDER BY ord;
 
 -- name: floor_by_condition
@@ -142,13 +150,13 @@ GROUP BY c.condition ORDER BY c.ord;
 -- name: recorded_vs_replay
 SELECT r.session, r.id, r.step,
        r.uncompacted || ' → ' || r.compacted,
-       printf('%.1f', r.reduction_pct),
+       CASE WHEN r.reduction_tenths < 0 THEN '-' ELSE '' END || (abs(r.reduction_tenths) / 10) || '.' || (abs(r.reduction_tenths) % 10),
        CASE WHEN r.terms_missing = '' THEN '-' ELSE r.terms_missing END,
        CASE WHEN r.facts_missing = '' THEN '-' ELSE r.facts_missing END,
        r.replay_condition,
        COALESCE(m.step, '-'),
        COALESCE(m.est_before || ' → ' || m.est_after, '-'),
-       COALESCE(printf('%.1f', m.reduction_pct), '-'),
+       CASE WHEN m.seq IS NULL THEN '-' ELSE CASE WHEN m.reduction_tenths < 0 THEN '-' ELSE '' END || (abs(m.reduction_tenths) / 10) || '.' || (abs(m.reduction_tenths) % 10) END,
        CASE WHEN m.seq IS NULL THEN '-' ELSE COALESCE((SELECT group_concat(k.item, ', ' ORDER BY k.ord)
           FROM checks k WHERE k.session = m.session AND k.condition = m.condition
            AND k.scope = 'compaction' AND k.compaction_seq = m.seq AND k.kind = 'term'

@@ -11,7 +11,8 @@ use continuity::replay::engine::{damage_text, CheckKind, Scope};
 use continuity::replay::RunResult;
 use replay_support as rs;
 
-const REPLAY_REFERENCE_TESTS: &str = "replay::recorded_summary_reproduces_the_contact_observation, \
+const REPLAY_REFERENCE_TESTS: &str =
+    "replay::recorded_summary_reproduces_the_contact_observation, \
 replay::recorded_summary_replays_match_recorded_checks, \
 replay::kernel_strategies_keep_every_prohibition_at_every_action, \
 replay::governed_damaged_summary_still_carries_the_fact";
@@ -41,7 +42,13 @@ fn plain_session_triggers_follow_the_policy_rule() {
     let tmp = tempfile::tempdir().unwrap();
     let path = rs::synthetic_session(tmp.path());
     let inputs = rs::synthetic_inputs();
-    let replay = rs::run(&inputs, &[path], &Strategy::ALL, &["none", "extractive"], &[]);
+    let replay = rs::run(
+        &inputs,
+        &[path],
+        &Strategy::ALL,
+        &["none", "extractive"],
+        &[],
+    );
     let rules = &inputs.policy.compaction;
     for run in &replay.runs {
         assert!(
@@ -233,13 +240,20 @@ fn governed_damaged_summary_still_carries_the_fact() {
     let inputs = rs::billing_inputs(&common::repo());
     let replay = rs::run(
         &inputs,
-        &[dir.join("replays/E1-baseline"), dir.join("replays/E1-governed")],
+        &[
+            dir.join("replays/E1-baseline"),
+            dir.join("replays/E1-governed"),
+        ],
         &Strategy::ALL,
         &["recorded", "extractive"],
         &["CF1"],
     );
     let cf1 = inputs.key.facts.iter().find(|f| f.id == "CF1").unwrap();
-    for run in replay.runs.iter().filter(|r| !r.condition.damage.is_empty()) {
+    for run in replay
+        .runs
+        .iter()
+        .filter(|r| !r.condition.damage.is_empty())
+    {
         for m in &run.compactions {
             let lower = m.summary_text.to_lowercase();
             assert!(

@@ -42,7 +42,13 @@ fn queries_reproduce_the_report_on_a_plain_session() {
     let tmp = tempfile::tempdir().unwrap();
     let path = rs::synthetic_session(tmp.path());
     let inputs = rs::synthetic_inputs();
-    let r = rs::run(&inputs, &[path], &Strategy::ALL, &["none", "extractive"], &["F2"]);
+    let r = rs::run(
+        &inputs,
+        &[path],
+        &Strategy::ALL,
+        &["none", "extractive"],
+        &["F2"],
+    );
     let out = tmp.path().join("out");
     write(&inputs, &r, &out);
     check_queries(&out);

@@ -27,7 +27,13 @@ fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
 /// A file-name-safe form of a session name.
 fn slug(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 

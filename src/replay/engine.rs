@@ -478,7 +478,8 @@ pub fn replay(session: &Session, condition: &Condition, setup: &Setup<'_>) -> Re
         }
 
         // The request as this condition sends it.
-        let unchanged = out.compactions.is_empty() && sent_instructions == session.recorded_instructions;
+        let unchanged =
+            out.compactions.is_empty() && sent_instructions == session.recorded_instructions;
         let mut m = measure(session, tokens, schema, &sent_instructions, &messages)?;
         if unchanged {
             if let Some(n) = step.recorded_input {

@@ -28,7 +28,11 @@ pub use session::Session;
 
 /// Every condition, strategy-major: strategies × summarizers, each natural
 /// and, when facts are named for damage, damaged.
-pub fn conditions(strategies: &[Strategy], summarizers: &[String], damage: &[String]) -> Vec<Condition> {
+pub fn conditions(
+    strategies: &[Strategy],
+    summarizers: &[String],
+    damage: &[String],
+) -> Vec<Condition> {
     let mut out = Vec::new();
     for &strategy in strategies {
         for s in summarizers {

@@ -88,7 +88,9 @@ impl Calibration {
     };
 
     pub fn est(&self, bundled: usize) -> usize {
-        (self.intercept + self.slope * bundled as f64).round().max(0.0) as usize
+        (self.intercept + self.slope * bundled as f64)
+            .round()
+            .max(0.0) as usize
     }
 
     /// Tokens of content that scale (no intercept).
@@ -453,7 +455,10 @@ fn load_reference(
             break;
         }
         if let Some(n) = s.recorded_input {
-            let text = context_text(&recorded_instructions, &transcript.messages[..s.request_end]);
+            let text = context_text(
+                &recorded_instructions,
+                &transcript.messages[..s.request_end],
+            );
             points.push((tokens.count(&text)?, n));
         }
     }

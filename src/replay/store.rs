@@ -10,6 +10,7 @@ use rusqlite::{params, Connection};
 use crate::facts::FactKey;
 use crate::kernel::MissionKernel;
 
+use super::report::pct_tenths;
 use super::Replay;
 
 pub const SCHEMA: &str = "
@@ -21,6 +22,7 @@ CREATE TABLE sessions (
   session TEXT PRIMARY KEY, ord INTEGER NOT NULL, kind TEXT NOT NULL, path TEXT NOT NULL,
   steps INTEGER NOT NULL, recorded_mode TEXT, recorded_input_tokens INTEGER,
   calibration_intercept REAL NOT NULL, calibration_slope REAL NOT NULL,
+  calibration_intercept_int INTEGER NOT NULL, calibration_slope_milli INTEGER NOT NULL,
   calibration_points INTEGER NOT NULL, synthesized_results INTEGER NOT NULL);
 CREATE TABLE runs (session TEXT NOT NULL, condition TEXT NOT NULL,
   PRIMARY KEY (session, condition));
@@ -35,6 +37,7 @@ CREATE TABLE compactions (
   session TEXT NOT NULL, condition TEXT NOT NULL, strategy TEXT NOT NULL,
   summarizer TEXT NOT NULL, damage TEXT NOT NULL, seq INTEGER NOT NULL, step INTEGER NOT NULL,
   est_before INTEGER NOT NULL, est_after INTEGER NOT NULL, reduction_pct REAL NOT NULL,
+  reduction_tenths INTEGER NOT NULL,
   bundled_before INTEGER NOT NULL, bundled_after INTEGER NOT NULL,
   fixed INTEGER NOT NULL, kernel INTEGER NOT NULL, pinned INTEGER NOT NULL,
   framing INTEGER NOT NULL, summary INTEGER NOT NULL, tail INTEGER NOT NULL,
@@ -57,7 +60,8 @@ CREATE TABLE checks (
 CREATE TABLE recorded_compactions (
   session TEXT NOT NULL, id TEXT NOT NULL, seq INTEGER NOT NULL, step INTEGER NOT NULL,
   uncompacted INTEGER NOT NULL, compacted INTEGER NOT NULL, fixed_overhead INTEGER NOT NULL,
-  reduction_pct REAL NOT NULL, terms_missing TEXT NOT NULL, facts_missing TEXT NOT NULL,
+  reduction_pct REAL NOT NULL, reduction_tenths INTEGER NOT NULL,
+  terms_missing TEXT NOT NULL, facts_missing TEXT NOT NULL,
   fault TEXT NOT NULL, replay_condition TEXT NOT NULL,
   PRIMARY KEY (session, id));
 CREATE INDEX checks_by_condition ON checks (condition, scope, kind);
@@ -101,8 +105,11 @@ pub fn write(path: &Path, replay: &Replay, _kernel: &MissionKernel, _key: &FactK
                 c.strategy.pins_evidence()
             ])?;
         }
-        let mut st = tx.prepare("INSERT INTO sessions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)")?;
-        let mut rc = tx.prepare("INSERT INTO recorded_compactions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)")?;
+        let mut st =
+            tx.prepare("INSERT INTO sessions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
+        let mut rc = tx.prepare(
+            "INSERT INTO recorded_compactions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+        )?;
         for (i, s) in replay.sessions.iter().enumerate() {
             st.execute(params![
                 s.name,
@@ -114,6 +121,8 @@ pub fn write(path: &Path, replay: &Replay, _kernel: &MissionKernel, _key: &FactK
                 s.recorded_input_tokens.map(|n| n as i64),
                 s.calibration.intercept,
                 s.calibration.slope,
+                s.calibration.intercept.round() as i64,
+                (s.calibration.slope * 1000.0).round() as i64,
                 s.calibration.points as i64,
                 s.synthesized_results as i64
             ])?;
@@ -127,6 +136,7 @@ pub fn write(path: &Path, replay: &Replay, _kernel: &MissionKernel, _key: &FactK
                     r.compacted as i64,
                     r.fixed_overhead as i64,
                     r.reduction_pct,
+                    pct_tenths(r.reduction_pct),
                     r.terms_missing.join(", "),
                     r.facts_missing.join(", "),
                     r.fault,
@@ -135,22 +145,23 @@ pub fn write(path: &Path, replay: &Replay, _kernel: &MissionKernel, _key: &FactK
             }
         }
         let mut runs = tx.prepare("INSERT INTO runs VALUES (?1,?2)")?;
-        let mut req = tx.prepare(
-            "INSERT INTO requests VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
-        )?;
+        let mut req =
+            tx.prepare("INSERT INTO requests VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
         let mut cmp = tx.prepare(
-            "INSERT INTO compactions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26)",
+            "INSERT INTO compactions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27)",
         )?;
-        let mut act = tx.prepare(
-            "INSERT INTO actions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
-        )?;
-        let mut chk = tx.prepare(
-            "INSERT INTO checks VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
-        )?;
+        let mut act =
+            tx.prepare("INSERT INTO actions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
+        let mut chk =
+            tx.prepare("INSERT INTO checks VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
         for run in &replay.runs {
             let c = &run.condition;
-            let (label, strategy, summarizer, damage) =
-                (c.label(), c.strategy.name(), c.summarizer.clone(), c.damage.join(","));
+            let (label, strategy, summarizer, damage) = (
+                c.label(),
+                c.strategy.name(),
+                c.summarizer.clone(),
+                c.damage.join(","),
+            );
             runs.execute(params![run.session, label])?;
             for r in &run.requests {
                 req.execute(params![
@@ -181,6 +192,7 @@ pub fn write(path: &Path, replay: &Replay, _kernel: &MissionKernel, _key: &FactK
                     m.est_before as i64,
                     m.est_after as i64,
                     m.reduction_pct,
+                    pct_tenths(m.reduction_pct),
                     m.bundled_before as i64,
                     m.bundled_after as i64,
                     m.fixed as i64,

@@ -25,6 +25,7 @@ tools = ["delete_service"]
 effect = "deny"
 source = "policy://test/DEP-SYN-1"
 version = "1"
+scope = ["fleet:ingest"]
 
 [[prohibition]]
 id = "no-scaling"
@@ -33,6 +34,7 @@ tools = ["scale_service"]
 effect = "deny"
 source = "policy://test/DEP-SYN-1"
 version = "1"
+scope = ["fleet:ingest"]
 "#;
 
 pub const POLICY: &str = r#"
@@ -99,7 +101,11 @@ pub fn synthetic_session(dir: &Path) -> PathBuf {
         {"part_kind": "tool-call", "tool_name": "delete_service", "args": {"service": "svc-7"}, "tool_call_id": "call-del"}
     ]}));
     let path = dir.join("synthetic-session.json");
-    std::fs::write(&path, serde_json::to_vec_pretty(&Value::Array(msgs)).unwrap()).unwrap();
+    std::fs::write(
+        &path,
+        serde_json::to_vec_pretty(&Value::Array(msgs)).unwrap(),
+    )
+    .unwrap();
     path
 }
 
