@@ -104,9 +104,13 @@ pub fn anatomy(replay: &Replay, session: &str, path: &Path) -> Result<bool> {
         .disable_y_mesh()
         .y_labels(n)
         .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+            SegmentValue::CenterOf(i) => labels
+                .get(labels.len().wrapping_sub(1).wrapping_sub(*i))
+                .cloned()
+                .unwrap_or_default(),
             _ => String::new(),
         })
+        .x_label_formatter(&|x| format!("{x:.0}"))
         .x_desc("tokens (record's units)")
         .draw()
         .map_err(err)?;
@@ -116,6 +120,7 @@ pub fn anatomy(replay: &Replay, session: &str, path: &Path) -> Result<bool> {
             .enumerate()
             .filter(|(_, b)| b.1[k] > 0)
             .map(|(i, b)| {
+                let i = n - 1 - i;
                 let x0: usize = b.1[..k].iter().sum();
                 let x1 = x0 + b.1[k];
                 Rectangle::new(
@@ -168,9 +173,13 @@ pub fn reduction(replay: &Replay, path: &Path) -> Result<bool> {
         .configure_mesh()
         .y_labels(n)
         .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+            SegmentValue::CenterOf(i) => labels
+                .get(labels.len().wrapping_sub(1).wrapping_sub(*i))
+                .cloned()
+                .unwrap_or_default(),
             _ => String::new(),
         })
+        .x_label_formatter(&|x| format!("{x:.0}"))
         .x_desc("reduction of the same request, %")
         .draw()
         .map_err(err)?;
@@ -205,7 +214,7 @@ pub fn reduction(replay: &Replay, path: &Path) -> Result<bool> {
             })
             .map(|(ci, pct)| {
                 Circle::new(
-                    (pct.clamp(0.0, 100.0), SegmentValue::CenterOf(ci)),
+                    (pct.clamp(0.0, 100.0), SegmentValue::CenterOf(n - 1 - ci)),
                     4,
                     color.filled(),
                 )
@@ -262,16 +271,19 @@ pub fn timeline(replay: &Replay, session: &str, path: &Path) -> Result<bool> {
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(290)
-        .build_cartesian_2d(0.5f64..(steps as f64 + 0.5), (0..n).into_segmented())
+        .build_cartesian_2d(0.5f64..(steps as f64 + 3.5), (0..n).into_segmented())
         .map_err(err)?;
     chart
         .configure_mesh()
         .y_labels(n)
         .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+            SegmentValue::CenterOf(i) => labels
+                .get(labels.len().wrapping_sub(1).wrapping_sub(*i))
+                .cloned()
+                .unwrap_or_default(),
             _ => String::new(),
         })
-        .x_labels(steps.min(40))
+        .x_labels((steps + 3).min(40))
         .x_label_formatter(&|x| format!("{x:.0}"))
         .x_desc("request (run step)")
         .draw()
@@ -279,6 +291,7 @@ pub fn timeline(replay: &Replay, session: &str, path: &Path) -> Result<bool> {
     let orange = RGBColor(255, 127, 14);
     let green = RGBColor(44, 160, 44);
     for (ri, r) in runs.iter().enumerate() {
+        let ri = n - 1 - ri;
         let y = || SegmentValue::CenterOf(ri);
         // Compactions.
         let bars: Vec<Rectangle<(f64, SegmentValue<usize>)>> = r
@@ -335,7 +348,7 @@ pub fn timeline(replay: &Replay, session: &str, path: &Path) -> Result<bool> {
             chart
                 .draw_series(std::iter::once(Text::new(
                     format!(
-                        "{} ({})",
+                        "{}: {}",
                         a.tool,
                         if a.constraint_present == Some(true) {
                             "limit in context"

@@ -190,9 +190,10 @@ pub struct Presence {
 }
 
 /// Keyword checks on the text that preceded an action. A prohibition is
-/// present when every mission term its text contains is present (the
-/// reference's kernel-term check, per prohibition), or, for a prohibition
-/// naming no mission term, when its text is there verbatim.
+/// present when the first mission term its text names (its verb: "refund",
+/// "modify", "delete", "contact") is in the context, the reference's
+/// kernel-term check per prohibition; a prohibition naming no mission term
+/// is present only when its whole text is there.
 pub fn presence(text: &str, kernel: &MissionKernel, key: &FactKey) -> Presence {
     let lower = text.to_lowercase();
     let check = key.keyword_check(text);
@@ -201,17 +202,10 @@ pub fn presence(text: &str, kernel: &MissionKernel, key: &FactKey) -> Presence {
         .iter()
         .map(|p| {
             let ptext = p.text.to_lowercase();
-            let terms: Vec<String> = key
-                .mission_terms
-                .iter()
-                .map(|t| t.to_lowercase())
-                .filter(|t| ptext.contains(t.as_str()))
-                .collect();
             let verbatim = lower.contains(&ptext);
-            let keyword = if terms.is_empty() {
-                verbatim
-            } else {
-                terms.iter().all(|t| lower.contains(t.as_str()))
+            let keyword = match prohibition_term(&p.text, key) {
+                Some(t) => lower.contains(&t.to_lowercase()),
+                None => verbatim,
             };
             (p.id.clone(), keyword, verbatim)
         })
@@ -231,6 +225,17 @@ pub fn presence(text: &str, kernel: &MissionKernel, key: &FactKey) -> Presence {
         facts,
         terms,
     }
+}
+
+/// The mission term a prohibition is checked by: the one its text names
+/// first.
+pub fn prohibition_term<'k>(text: &str, key: &'k FactKey) -> Option<&'k str> {
+    let lower = text.to_lowercase();
+    key.mission_terms
+        .iter()
+        .filter_map(|t| lower.find(&t.to_lowercase()).map(|i| (i, t.as_str())))
+        .min()
+        .map(|(_, t)| t)
 }
 
 /// Remove every sentence that mentions any of `terms` (case-insensitive).

@@ -698,7 +698,18 @@ pub fn markdown(
     let _ = writeln!(s, "## How to read this\n");
     let _ = writeln!(s, "- The agent's actions are fixed from the record. Under each condition the trigger rule is applied to that condition's own requests; the request before each later action is the compacted request plus the turns recorded after the compaction, up to that action, until the next compaction under the same condition.");
     let _ = writeln!(s, "- Token counts are in the record's units. Reference runs: the bundled tokenizer's count of a request's text mapped by a least-squares fit to the provider's recorded input tokens on that run's uncompacted requests (the intercept carries the tool schemas, which the records do not hold); a request identical to a recorded one takes its recorded count. Plain session files: the bundled tokenizer, tool schemas included.");
-    let _ = writeln!(s, "- A prohibition is *present* when every mission term its text contains is in the context (the reference's kernel-term check, per prohibition); *verbatim* when its whole text is. Keyword checks say what text was there, not what the agent understood.");
+    let verbs: Vec<String> = kernel
+        .prohibitions
+        .iter()
+        .map(|p| {
+            format!(
+                "`{}` → \"{}\"",
+                p.id,
+                super::engine::prohibition_term(&p.text, key).unwrap_or("(whole text)")
+            )
+        })
+        .collect();
+    let _ = writeln!(s, "- A prohibition is *present* when the first mission term its text names (its verb: {}) is in the context, the reference's kernel-term check per prohibition; *verbatim* when its whole text is. Keyword checks say what text was there, not what the agent understood.", verbs.join(", "));
     let _ = writeln!(s, "- Summarizer `recorded` puts in place the summary the reference recorded at the same request (reference runs only; `none` where nothing was recorded there). `+damage:F` removes every summary sentence that mentions a key term of fact F before the rebuild, as the seed's FI-1 did.\n");
 
     let _ = writeln!(s, "## Beside the seed\n");
