@@ -71,19 +71,17 @@ fn replay_all(i: &Inputs, jobs: usize) -> usize {
 
 fn bench(c: &mut Criterion) {
     let Some(i) = inputs() else {
-        eprintln!(
-            "skipped bench replay ({} not found)",
-            reference().display()
-        );
+        eprintln!("skipped bench replay ({} not found)", reference().display());
         return;
     };
     let mut g = c.benchmark_group("replay");
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(20));
     for jobs in [1, 2] {
-        g.bench_function(format!("all-reference-runs/extractive/every-strategy/jobs-{jobs}"), |b| {
-            b.iter(|| replay_all(&i, jobs))
-        });
+        g.bench_function(
+            format!("all-reference-runs/extractive/every-strategy/jobs-{jobs}"),
+            |b| b.iter(|| replay_all(&i, jobs)),
+        );
     }
     g.finish();
 }

@@ -170,3 +170,41 @@ JOIN sessions s ON s.session = r.session
 LEFT JOIN compactions m ON m.session = r.session AND m.condition = r.replay_condition
      AND m.seq = r.seq
 ORDER BY s.ord, r.seq;
+
+-- name: damage_by_condition
+SELECT c.condition, replace(c.damage, ',', ', '),
+       COUNT(m.seq),
+       COALESCE(SUM(NOT EXISTS (
+          SELECT 1 FROM checks k WHERE k.session = m.session AND k.condition = m.condition
+             AND k.scope = 'compaction' AND k.compaction_seq = m.seq AND k.kind = 'fact'
+             AND k.present = 0 AND instr(',' || c.damage || ',', ',' || k.item || ',') > 0)), 0),
+       COALESCE((SELECT SUM(k.present) FROM checks k JOIN compactions m2
+          ON m2.session = k.session AND m2.condition = k.condition AND m2.seq = k.compaction_seq
+          WHERE k.condition = c.condition AND k.scope = 'compaction' AND k.kind = 'fact'), 0)
+       || '/' ||
+       (SELECT COUNT(*) FROM checks k
+          WHERE k.condition = c.condition AND k.scope = 'compaction' AND k.kind = 'fact')
+FROM conditions c
+LEFT JOIN compactions m ON m.condition = c.condition
+WHERE c.damage <> ''
+GROUP BY c.condition ORDER BY c.ord;
+
+-- name: run_tokens_vs_record
+WITH x AS (
+  SELECT s.*, CASE s.recorded_mode WHEN 'governed' THEN 'governed' ELSE 'summary-only' END
+              || '/recorded' AS cond
+  FROM sessions s)
+SELECT x.session, COALESCE(x.recorded_mode, '-'), COALESCE(x.recorded_input_tokens, '-'),
+       (SELECT COUNT(*) FROM recorded_compactions r WHERE r.session = x.session),
+       x.cond,
+       CASE WHEN EXISTS (SELECT 1 FROM runs u WHERE u.session = x.session AND u.condition = x.cond)
+            THEN (SELECT SUM(q.est_tokens) FROM requests q
+                   WHERE q.session = x.session AND q.condition = x.cond)
+               + (SELECT COALESCE(SUM(m.summarizer_in + m.summarizer_out), 0) FROM compactions m
+                   WHERE m.session = x.session AND m.condition = x.cond)
+            ELSE '-' END,
+       CASE WHEN EXISTS (SELECT 1 FROM runs u WHERE u.session = x.session AND u.condition = x.cond)
+            THEN (SELECT COUNT(*) FROM compactions m
+                   WHERE m.session = x.session AND m.condition = x.cond)
+            ELSE '-' END
+FROM x ORDER BY x.ord;

@@ -74,7 +74,12 @@ enum Command {
         /// Reference run folders (replays/E1-baseline) or request files
         #[arg(required = true, value_name = "SESSION")]
         sessions: Vec<PathBuf>,
-        #[arg(long, value_enum, value_delimiter = ',', default_value = "summary-only,kernel-only,pins-only,governed")]
+        #[arg(
+            long,
+            value_enum,
+            value_delimiter = ',',
+            default_value = "summary-only,kernel-only,pins-only,governed"
+        )]
         strategies: Vec<Strategy>,
         /// none | extractive | recorded (the reference's own summary)
         #[arg(long, value_delimiter = ',', default_value = "none,extractive")]
@@ -293,10 +298,19 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     "replayed {} session(s) x {} condition(s): {} compactions, {} actions",
                     result.sessions.len(),
                     result.conditions.len(),
-                    result.runs.iter().map(|r| r.compactions.len()).sum::<usize>(),
+                    result
+                        .runs
+                        .iter()
+                        .map(|r| r.compactions.len())
+                        .sum::<usize>(),
                     result.runs.iter().map(|r| r.actions.len()).sum::<usize>()
                 );
-                println!("wrote {}, {} and {} chart(s)", written.report.display(), written.database.display(), written.charts.len());
+                println!(
+                    "wrote {}, {} and {} chart(s)",
+                    written.report.display(),
+                    written.database.display(),
+                    written.charts.len()
+                );
             }
         }
         Command::Kernel { command } => match command {

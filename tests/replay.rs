@@ -17,15 +17,19 @@ replay::recorded_summary_replays_match_recorded_checks, \
 replay::kernel_strategies_keep_every_prohibition_at_every_action, \
 replay::governed_damaged_summary_still_carries_the_fact";
 
+static SKIP_NOTICE: std::sync::Once = std::sync::Once::new();
+
 fn reference() -> Option<PathBuf> {
     let dir = common::reference_dir();
     if dir.join("replays").is_dir() {
         Some(dir)
     } else {
-        eprintln!(
-            "skipped replay reference tests ({} not found): {REPLAY_REFERENCE_TESTS}",
-            dir.display()
-        );
+        SKIP_NOTICE.call_once(|| {
+            eprintln!(
+                "skipped replay reference tests ({} not found): {REPLAY_REFERENCE_TESTS}",
+                dir.display()
+            )
+        });
         None
     }
 }

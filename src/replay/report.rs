@@ -578,6 +578,76 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
         rows,
     });
 
+    // What each strategy still carries with a damaged summary.
+    let mut rows = Vec::new();
+    for c in replay.conditions.iter().filter(|c| !c.damage.is_empty()) {
+        let (mut n, mut carried, mut facts, mut possible) = (0, 0, 0, 0);
+        for r in runs_of(replay, c) {
+            for m in &r.compactions {
+                n += 1;
+                let missing = missing_at(r, m.seq, CheckKind::Fact);
+                if c.damage.iter().all(|d| !missing.contains(d)) {
+                    carried += 1;
+                }
+                facts += n_facts - missing.len();
+                possible += n_facts;
+            }
+        }
+        rows.push(vec![
+            c.label(),
+            c.damage.join(", "),
+            n.to_string(),
+            carried.to_string(),
+            format!("{facts}/{possible}"),
+        ]);
+    }
+    out.push(Table {
+        name: "damage_by_condition",
+        title: "Damaged summary: compactions after which the damaged fact was still in the request",
+        header: vec![
+            "condition",
+            "damaged",
+            "compactions",
+            "damaged fact still present",
+            "facts present (all compactions)",
+        ],
+        rows,
+    });
+
+    // Whole runs beside the record.
+    let mut rows = Vec::new();
+    for s in &replay.sessions {
+        let cond = replay_condition_for(s.recorded_mode.as_deref());
+        let run = replay
+            .runs
+            .iter()
+            .find(|r| r.session == s.name && r.condition.label() == cond);
+        rows.push(vec![
+            s.name.clone(),
+            s.recorded_mode.clone().unwrap_or_else(|| "-".into()),
+            s.recorded_input_tokens
+                .map_or("-".into(), |n| n.to_string()),
+            s.recorded.len().to_string(),
+            cond.clone(),
+            run.map_or("-".into(), |r| r.tokens.total().to_string()),
+            run.map_or("-".into(), |r| r.compactions.len().to_string()),
+        ]);
+    }
+    out.push(Table {
+        name: "run_tokens_vs_record",
+        title: "Whole-run input tokens beside the record (the seed's Entry 5; recorded totals include re-fetches and summarizer calls)",
+        header: vec![
+            "session",
+            "recorded mode",
+            "recorded input tokens",
+            "recorded compactions",
+            "replay condition",
+            "replay tokens (est.)",
+            "replay compactions",
+        ],
+        rows,
+    });
+
     // Recorded vs replay.
     let mut rows = Vec::new();
     for s in &replay.sessions {
@@ -730,7 +800,12 @@ pub fn markdown(
         }
         s.push('\n');
     }
-    for name in ["recorded_vs_replay", "terms_absent_by_condition"] {
+    for name in [
+        "recorded_vs_replay",
+        "terms_absent_by_condition",
+        "run_tokens_vs_record",
+        "damage_by_condition",
+    ] {
         if let Some(t) = get(name) {
             let _ = writeln!(s, "### {}\n\n{}", t.title, t.markdown());
         }
