@@ -4,6 +4,7 @@
 mod common;
 mod replay_support;
 
+use std::io::Write as _;
 use std::path::PathBuf;
 
 use continuity::compact::Strategy;
@@ -24,11 +25,13 @@ fn reference() -> Option<PathBuf> {
     if dir.join("replays").is_dir() {
         Some(dir)
     } else {
+        // Past libtest's capture, once: one line naming every skipped test.
         SKIP_NOTICE.call_once(|| {
-            eprintln!(
+            let _ = writeln!(
+                std::io::stderr(),
                 "skipped replay reference tests ({} not found): {REPLAY_REFERENCE_TESTS}",
                 dir.display()
-            )
+            );
         });
         None
     }

@@ -4,6 +4,7 @@
 mod common;
 mod replay_support;
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use continuity::compact::Strategy;
@@ -61,7 +62,8 @@ fn queries_reproduce_the_report_on_a_plain_session() {
 fn queries_reproduce_the_report_on_reference_runs() {
     let dir = common::reference_dir();
     if !dir.join("replays").is_dir() {
-        eprintln!(
+        let _ = writeln!(
+            std::io::stderr(),
             "skipped replay_sql::queries_reproduce_the_report_on_reference_runs ({} not found)",
             dir.display()
         );
