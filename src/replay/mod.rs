@@ -2,6 +2,18 @@
 //! condition (strategy × summarizer, optionally with a damaged summary) and
 //! measure, at every action the agent took, what was still in its context.
 //!
+//! ```text
+//! continuity replay ../shared/reference/mission-continuity/replays/* \
+//!     --strategies summary-only,kernel-only,pins-only,governed \
+//!     --summarizers none,extractive,recorded \
+//!     --kernel eval/billing-dispute/kernel.toml --policy eval/billing-dispute/policy.toml \
+//!     --key eval/billing-dispute/key.toml --out out/replay --jobs 2 --damage CF1
+//! ```
+//!
+//! writes `out/replay/report.md`, `replay.sqlite` (queried by
+//! `eval/replay.sql`) and the SVG charts the report embeds. Reference data is
+//! read where it lies at run time; nothing of it is copied into the repository.
+//!
 //! [`session`] loads recorded sessions, [`engine`] replays one session under
 //! one condition, [`store`] writes the SQLite database, [`report`] and
 //! [`charts`] write `report.md` and its SVG charts.

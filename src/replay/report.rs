@@ -810,6 +810,7 @@ pub fn markdown(
             let _ = writeln!(s, "### {}\n\n{}", t.title, t.markdown());
         }
     }
+    let _ = writeln!(s, "Replay tokens are estimates in the record's units; the replayed summarizer inputs are this library's (the governed summarizer sees the narrative only), not the reference's, so whole-run totals of governed runs come out below the record.\n");
     let _ = writeln!(s, "Seed figures are quoted from the seed text; recorded figures are read from the run records at replay time; replay figures are this replay's.\n");
 
     let _ = writeln!(s, "## Constraint presence at each action\n");
