@@ -38,12 +38,7 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 4] = [
-        Strategy::SummaryOnly,
-        Strategy::KernelOnly,
-        Strategy::PinsOnly,
-        Strategy::Governed,
-    ];
+    pub const ALL: [Strategy; 4] = [Strategy::SummaryOnly, Strategy::KernelOnly, Strategy::PinsOnly, Strategy::Governed];
 
     pub fn name(self) -> &'static str {
         match self {

@@ -331,25 +331,12 @@ fn nothing_to_compact_still_yields_a_valid_request() {
 fn the_two_factors_separate() {
     let t = parse(&conversation());
     let kernel_only = run(&t, Strategy::KernelOnly);
-    assert!(kernel_only
-        .request
-        .instructions
-        .join("\n")
-        .contains(&kernel().render()));
+    assert!(kernel_only.request.instructions.join("\n").contains(&kernel().render()));
     assert!(pin_lines(&kernel_only).is_empty());
     let pins_only = run(&t, Strategy::PinsOnly);
-    assert!(!pins_only
-        .request
-        .instructions
-        .join("\n")
-        .contains(continuity::kernel::KERNEL_OPENING));
-    assert!(
-        pin_lines(&pins_only).contains(&"[c3] record_id=R-1 status=closed amount=10.5".to_string())
-    );
-    assert!(!pins_only
-        .request
-        .visible_text()
-        .contains("Your mission and its limits are in your instructions"));
+    assert!(!pins_only.request.instructions.join("\n").contains(continuity::kernel::KERNEL_OPENING));
+    assert!(pin_lines(&pins_only).contains(&"[c3] record_id=R-1 status=closed amount=10.5".to_string()));
+    assert!(!pins_only.request.visible_text().contains("Your mission and its limits are in your instructions"));
     formats::check_conversation(&kernel_only.request).unwrap();
     formats::check_conversation(&pins_only.request).unwrap();
 }
