@@ -22,6 +22,7 @@ pub mod plan;
 pub mod policy;
 pub mod rebuild;
 pub mod redact;
+pub mod replay;
 pub mod report;
 pub mod summarize;
 pub mod tokens;

@@ -8,9 +8,11 @@ use clap::{Parser, Subcommand};
 
 use continuity::compact::{compact_pinned, Inputs, Strategy};
 use continuity::error::{Error, InputError, Source};
+use continuity::facts::FactKey;
 use continuity::io;
 use continuity::kernel::{MissionKernel, TEMPLATE};
 use continuity::redact::Redactor;
+use continuity::replay;
 use continuity::summarize;
 use continuity::tokens::TokenCounter;
 
@@ -136,6 +138,44 @@ enum Command {
         calibrate: bool,
         #[arg(long)]
         json: bool,
+    },
+    /// Re-run compaction over recorded sessions under every condition and
+    /// report what survived at each action (report.md, replay.sqlite, SVGs)
+    Replay {
+        /// Reference run folders (replays/E1-baseline) or request files
+        #[arg(required = true, value_name = "SESSION")]
+        sessions: Vec<PathBuf>,
+        #[arg(
+            long,
+            value_enum,
+            value_delimiter = ',',
+            default_value = "summary-only,kernel-only,pins-only,governed"
+        )]
+        strategies: Vec<Strategy>,
+        /// none | extractive | recorded (the reference's own summary)
+        #[arg(long, value_delimiter = ',', default_value = "none,extractive")]
+        summarizers: Vec<String>,
+        #[arg(long, value_name = "K.toml")]
+        kernel: PathBuf,
+        #[arg(long, value_name = "P.toml")]
+        policy: Option<PathBuf>,
+        /// Answer key: tracked facts and mission terms
+        #[arg(long, value_name = "KEY.toml")]
+        key: PathBuf,
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Conditions replayed in parallel
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Also replay with these facts' sentences removed from every summary
+        #[arg(long, value_name = "FACT_ID", num_args = 1..)]
+        damage: Vec<String>,
+        /// Tokenizer: a tokenizer.json, a .gguf, or a model name [default: bundled smollm2-135m]
+        #[arg(long, value_name = "SPEC")]
+        tokenizer: Option<String>,
+        /// No progress bar, no summary line
+        #[arg(short, long)]
+        quiet: bool,
     },
     /// Mission Kernel helpers
     Kernel {
@@ -510,6 +550,57 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 "{}",
                 continuity::evaluate::cli::eval_bench(&dir, calibrate, json)?
             );
+        }
+        Command::Replay {
+            sessions,
+            strategies,
+            summarizers,
+            kernel,
+            policy,
+            key,
+            out,
+            jobs,
+            damage,
+            tokenizer,
+            quiet,
+        } => {
+            let kernel = io::load_kernel(&kernel, now)?;
+            let policy = io::load_policy(policy.as_deref())?;
+            let key_text = std::fs::read_to_string(&key).map_err(|e| InputError::Unreadable {
+                file: Source::path(&key),
+                message: e.to_string(),
+            })?;
+            let key = FactKey::from_toml(&key_text, &Source::path(&key))?;
+            let tokens = load_tokenizer(tokenizer.as_deref())?;
+            let loaded = replay::load_sessions(&sessions, &kernel, &tokens)?;
+            let conditions = replay::conditions(&strategies, &summarizers, &damage);
+            let setup = replay::Setup {
+                kernel: &kernel,
+                policy: &policy,
+                key: &key,
+                tokens: &tokens,
+            };
+            let result = replay::replay_all(loaded, conditions, &setup, jobs, !quiet)?;
+            let written = replay::write(&result, &kernel, &key, &policy, &out)?;
+            if !quiet {
+                println!(
+                    "replayed {} session(s) x {} condition(s): {} compactions, {} actions",
+                    result.sessions.len(),
+                    result.conditions.len(),
+                    result
+                        .runs
+                        .iter()
+                        .map(|r| r.compactions.len())
+                        .sum::<usize>(),
+                    result.runs.iter().map(|r| r.actions.len()).sum::<usize>()
+                );
+                println!(
+                    "wrote {}, {} and {} chart(s)",
+                    written.report.display(),
+                    written.database.display(),
+                    written.charts.len()
+                );
+            }
         }
         Command::Kernel { command } => match command {
             KernelCommand::Init { path, force } => match path {

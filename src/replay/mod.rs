@@ -1,0 +1,183 @@
+//! `continuity replay`: re-run compaction over recorded sessions under every
+//! condition (strategy × summarizer, optionally with a damaged summary) and
+//! measure, at every action the agent took, what was still in its context.
+//!
+//! ```text
+//! continuity replay ../shared/reference/mission-continuity/replays/* \
+//!     --strategies summary-only,kernel-only,pins-only,governed \
+//!     --summarizers none,extractive,recorded \
+//!     --kernel eval/billing-dispute/kernel.toml --policy eval/billing-dispute/policy.toml \
+//!     --key eval/billing-dispute/key.toml --out out/replay --jobs 2 --damage CF1
+//! ```
+//!
+//! writes `out/replay/report.md`, `replay.sqlite` (queried by
+//! `eval/replay.sql`) and the SVG charts the report embeds. Reference data is
+//! read where it lies at run time; nothing of it is copied into the repository.
+//!
+//! [`session`] loads recorded sessions, [`engine`] replays one session under
+//! one condition, [`store`] writes the SQLite database, [`report`] and
+//! [`charts`] write `report.md` and its SVG charts.
+
+pub mod charts;
+pub mod engine;
+pub mod report;
+pub mod session;
+pub mod store;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+
+use crate::compact::Strategy;
+use crate::facts::FactKey;
+use crate::kernel::MissionKernel;
+use crate::policy::RetentionPolicy;
+use crate::tokens::TokenCount;
+
+pub use engine::{Condition, RunResult, Setup, RECORDED, SUMMARIZERS};
+pub use session::Session;
+
+/// Every condition, strategy-major: strategies × summarizers, each natural
+/// and, when facts are named for damage, damaged.
+pub fn conditions(
+    strategies: &[Strategy],
+    summarizers: &[String],
+    damage: &[String],
+) -> Vec<Condition> {
+    let mut out = Vec::new();
+    for &strategy in strategies {
+        for s in summarizers {
+            out.push(Condition {
+                strategy,
+                summarizer: s.clone(),
+                damage: Vec::new(),
+            });
+            if !damage.is_empty() {
+                out.push(Condition {
+                    strategy,
+                    summarizer: s.clone(),
+                    damage: damage.to_vec(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The outcome of a whole replay, runs ordered session-major then by
+/// condition.
+pub struct Replay {
+    pub sessions: Vec<Session>,
+    pub conditions: Vec<Condition>,
+    pub runs: Vec<RunResult>,
+}
+
+impl Replay {
+    pub fn run(&self, session: &str, condition: &str) -> Option<&RunResult> {
+        self.runs
+            .iter()
+            .find(|r| r.session == session && r.condition.label() == condition)
+    }
+}
+
+pub fn load_sessions(
+    paths: &[PathBuf],
+    kernel: &MissionKernel,
+    tokens: &dyn TokenCount,
+) -> Result<Vec<Session>> {
+    let mut out: Vec<Session> = Vec::new();
+    for p in paths {
+        let s = session::load(p, kernel, tokens)
+            .with_context(|| format!("loading session {}", p.display()))?;
+        if out.iter().any(|o| o.name == s.name) {
+            bail!("two sessions are named `{}`; rename one", s.name);
+        }
+        out.push(s);
+    }
+    Ok(out)
+}
+
+/// Replay every session under every condition on `jobs` threads.
+pub fn replay_all(
+    sessions: Vec<Session>,
+    conditions: Vec<Condition>,
+    setup: &Setup<'_>,
+    jobs: usize,
+    progress: bool,
+) -> Result<Replay> {
+    for c in &conditions {
+        if !SUMMARIZERS.contains(&c.summarizer.as_str()) {
+            bail!(
+                "unknown summarizer `{}`; available: {}",
+                c.summarizer,
+                SUMMARIZERS.join(", ")
+            );
+        }
+    }
+    let work: Vec<(usize, usize)> = (0..sessions.len())
+        .flat_map(|s| (0..conditions.len()).map(move |c| (s, c)))
+        .collect();
+    let bar = if progress {
+        let b = indicatif::ProgressBar::new(work.len() as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "replay {bar:30} {pos}/{len} runs {elapsed_precise} {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .context("building the replay thread pool")?;
+    let runs: Result<Vec<RunResult>> = pool.install(|| {
+        work.par_iter()
+            .map(|&(s, c)| {
+                let r = engine::replay(&sessions[s], &conditions[c], setup);
+                bar.set_message(format!("{} {}", sessions[s].name, conditions[c].label()));
+                bar.inc(1);
+                r
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    Ok(Replay {
+        sessions,
+        conditions,
+        runs: runs?,
+    })
+}
+
+/// Paths a replay writes.
+pub struct Written {
+    pub report: PathBuf,
+    pub database: PathBuf,
+    pub charts: Vec<PathBuf>,
+}
+
+/// Write `replay.sqlite`, the charts and `report.md` into `dir`.
+pub fn write(
+    replay: &Replay,
+    kernel: &MissionKernel,
+    key: &FactKey,
+    policy: &RetentionPolicy,
+    dir: &Path,
+) -> Result<Written> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let database = dir.join("replay.sqlite");
+    store::write(&database, replay, kernel, key)?;
+    let charts = charts::write_all(replay, dir)?;
+    let tables = report::tables(replay, kernel, key);
+    let md = report::markdown(replay, kernel, key, policy, &tables, &charts, dir);
+    let report = dir.join("report.md");
+    std::fs::write(&report, md).with_context(|| format!("writing {}", report.display()))?;
+    Ok(Written {
+        report,
+        database,
+        charts,
+    })
+}
