@@ -7,8 +7,9 @@ For each manifest model present in the cache, writes
 `tests/fixtures/generate/<model>.json`: the prompt token ids of a short prompt
 and of a ~1.6k-token prompt built from `examples/billing-dispute/session.json`,
 and llama.cpp's first N greedy token ids (argmax of the logits, first index on
-ties), with the gap between the best and second-best logit at each step (a
-small gap explains a divergence caused by rounding).
+ties), with the gap between the best and second-best logit and the top-5
+(id, logit) pairs at each step (a small gap explains a divergence caused by
+rounding; the logits measure how far apart two implementations are).
 
 Reference settings: no extra buffer types (no weight repacking), n_threads 2, n_batch 512, n_ctx 4096, flash attention off
 and an f32 KV cache (type_k = type_v = GGML_TYPE_F32). continuity keeps K/V in
@@ -116,16 +117,18 @@ def prompts(llm, template):
 def greedy(llm, ids, n):
     llm.reset()
     llm.eval(ids)
-    out, gaps = [], []
+    out, gaps, tops = [], [], []
     for _ in range(n):
         # Logits of the last evaluated token (the only output of the batch).
         logits = np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(llm.n_vocab(),)).copy()
         tok = int(np.argmax(logits))
         top2 = np.partition(logits, -2)[-2:]
         gaps.append(round(float(top2[1] - top2[0]), 5))
+        best = np.argsort(-logits, kind="stable")[:5]
+        tops.append([[int(i), round(float(logits[i]), 5)] for i in best])
         out.append(tok)
         llm.eval([tok])
-    return out, gaps
+    return out, gaps, tops
 
 
 def sha256(path):
@@ -149,14 +152,14 @@ def main():
         llm = Llama(type_k=0, type_v=0, **common)
         cases = []
         for case, text, ids in prompts(llm, template):
-            toks, gaps = greedy(llm, ids, N_NEW)
+            toks, gaps, tops = greedy(llm, ids, N_NEW)
             cases.append({"name": case, "prompt": text, "prompt_ids": ids,
-                          "greedy_ids": toks, "top2_gap": gaps})
+                          "greedy_ids": toks, "top2_gap": gaps, "top5": tops})
             print(f"{name} {case}: {len(ids)} prompt tokens -> {llm.detokenize(toks).decode(errors='replace')!r}")
         del llm
         llm16 = Llama(**common)
         for c in cases:
-            c["greedy_ids_f16_kv"], _ = greedy(llm16, c["prompt_ids"], N_NEW)
+            c["greedy_ids_f16_kv"], _, _ = greedy(llm16, c["prompt_ids"], N_NEW)
         del llm16
         fixture = {
             "model": name,

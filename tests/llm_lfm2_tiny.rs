@@ -38,7 +38,9 @@ fn vocab() -> (Vec<String>, Vec<i32>, Vec<String>) {
 fn rand_q(shape: (usize, usize), dtype: GgmlDType, seed: u64) -> QTensor {
     // Deterministic pseudo-random weights in [-0.5, 0.5).
     let n = shape.0 * shape.1;
-    let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut x = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     let data: Vec<f32> = (0..n)
         .map(|_| {
             x = x
@@ -114,9 +116,18 @@ fn write_tiny_lfm2(path: &std::path::Path) -> usize {
             tensors.push((p("attn_q_norm.weight"), ones(hd)));
             tensors.push((p("attn_k_norm.weight"), ones(hd)));
         } else {
-            tensors.push((p("shortconv.in_proj.weight"), rand_q((3 * HIDDEN, HIDDEN), q8, s + 8)));
-            tensors.push((p("shortconv.out_proj.weight"), rand_q((HIDDEN, HIDDEN), q8, s + 9)));
-            tensors.push((p("shortconv.conv.weight"), rand_q((HIDDEN, L_CACHE), GgmlDType::F32, s + 10)));
+            tensors.push((
+                p("shortconv.in_proj.weight"),
+                rand_q((3 * HIDDEN, HIDDEN), q8, s + 8),
+            ));
+            tensors.push((
+                p("shortconv.out_proj.weight"),
+                rand_q((HIDDEN, HIDDEN), q8, s + 9),
+            ));
+            tensors.push((
+                p("shortconv.conv.weight"),
+                rand_q((HIDDEN, L_CACHE), GgmlDType::F32, s + 10),
+            ));
         }
     }
     let md_refs: Vec<(&str, &Value)> = md.iter().map(|(k, v)| (*k, v)).collect();
@@ -159,7 +170,10 @@ fn tiny_lfm2_loads_and_generates() {
         .zip(&step)
         .map(|(a, b)| (a - b).abs())
         .fold(0f32, f32::max);
-    assert!(max_diff < 1e-3, "prefill vs stepwise logits differ by {max_diff}");
+    assert!(
+        max_diff < 1e-3,
+        "prefill vs stepwise logits differ by {max_diff}"
+    );
     assert_eq!(argmax(&logits), argmax(&step));
 
     // Greedy generation with no stop tokens: 8 tokens, deterministic.

@@ -20,9 +20,16 @@ fn governed_billing_dispute_with_smollm2() {
 
     let a = common::run(&t, &kernel, &policy, Strategy::Governed, "smollm2-135m");
     let b = common::run(&t, &kernel, &policy, Strategy::Governed, "smollm2-135m");
-    println!("summary ({} words): {}", a.summary.split_whitespace().count(), a.summary);
+    println!(
+        "summary ({} words): {}",
+        a.summary.split_whitespace().count(),
+        a.summary
+    );
     assert!(!a.summary.trim().is_empty(), "empty summary");
-    assert!(a.summary.split_whitespace().count() <= cap, "over {cap} words");
+    assert!(
+        a.summary.split_whitespace().count() <= cap,
+        "over {cap} words"
+    );
     assert_eq!(a.summary, b.summary, "not deterministic");
 
     let s = &a.report.summarizer;

@@ -103,7 +103,11 @@ impl ChatTemplate {
                             pending_system.push_str("\n\n");
                         }
                         Role::User | Role::Assistant => {
-                            let role = if m.role == Role::User { "user" } else { "model" };
+                            let role = if m.role == Role::User {
+                                "user"
+                            } else {
+                                "model"
+                            };
                             out.push_str("<start_of_turn>");
                             out.push_str(role);
                             out.push('\n');
@@ -144,6 +148,9 @@ mod tests {
         let t = ChatTemplate::detect("gemma3", None);
         assert_eq!(t, ChatTemplate::Base);
         assert!(!t.is_chat());
-        assert_eq!(t.render(&[Message::user("a"), Message::user("b")]), "a\n\nb");
+        assert_eq!(
+            t.render(&[Message::user("a"), Message::user("b")]),
+            "a\n\nb"
+        );
     }
 }

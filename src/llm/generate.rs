@@ -150,7 +150,11 @@ impl Sampler {
             (None, None) => Sampling::All { temperature: t },
             (Some(k), None) => Sampling::TopK { k, temperature: t },
             (None, Some(p)) => Sampling::TopP { p, temperature: t },
-            (Some(k), Some(p)) => Sampling::TopKThenTopP { k, p, temperature: t },
+            (Some(k), Some(p)) => Sampling::TopKThenTopP {
+                k,
+                p,
+                temperature: t,
+            },
         };
         Self {
             greedy,

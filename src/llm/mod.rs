@@ -2,9 +2,9 @@
 //! tokenizers built from GGUF metadata, model layers (`arch`), loading
 //! (`model`), chat templates (`chat`) and generation (`generate`).
 
-pub mod gguf_tokenizer;
-pub mod manifest;
 pub mod arch;
 pub mod chat;
 pub mod generate;
+pub mod gguf_tokenizer;
+pub mod manifest;
 pub mod model;

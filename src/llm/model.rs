@@ -119,10 +119,8 @@ impl Model {
         let arch = md_string(&ct, "general.architecture").unwrap_or_default();
         let tokenizer =
             tokenizer_from_gguf_content(&ct).map_err(|e| LlmError::Tokenizer(e.to_string()))?;
-        let template = ChatTemplate::detect(
-            &arch,
-            md_string(&ct, "tokenizer.chat_template").as_deref(),
-        );
+        let template =
+            ChatTemplate::detect(&arch, md_string(&ct, "tokenizer.chat_template").as_deref());
         let mut stop_tokens = Vec::new();
         for key in ["tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id"] {
             if let Some(id) = md_u32(&ct, key) {

@@ -96,7 +96,9 @@ impl LlmSummarizer {
             })?;
             self.model = Some(m);
         }
-        self.model.as_mut().ok_or_else(|| Error::Internal("model not loaded".into()))
+        self.model
+            .as_mut()
+            .ok_or_else(|| Error::Internal("model not loaded".into()))
     }
 }
 
@@ -134,7 +136,12 @@ fn fill(template: &str, narrative: &str, word_cap: usize) -> String {
 }
 
 /// The full prompt text for `narrative` in `model`'s template.
-fn prompt_text(template: ChatTemplate, job: SummaryJob, narrative: &str, word_cap: usize) -> String {
+fn prompt_text(
+    template: ChatTemplate,
+    job: SummaryJob,
+    narrative: &str,
+    word_cap: usize,
+) -> String {
     let body = fill(
         match job {
             SummaryJob::SummaryOnly => PROMPT_SUMMARY_ONLY,

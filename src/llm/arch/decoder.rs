@@ -258,7 +258,9 @@ fn load_bias<R: std::io::Read + std::io::Seek>(
     if !ct.tensor_infos.contains_key(name) {
         return Ok(None);
     }
-    Ok(Some(ct.tensor(r, name, &Device::Cpu)?.dequantize(&Device::Cpu)?))
+    Ok(Some(
+        ct.tensor(r, name, &Device::Cpu)?.dequantize(&Device::Cpu)?,
+    ))
 }
 
 /// A growing, preallocated per-layer K/V store: `(n_kv_head, capacity, head_dim)`.
@@ -364,7 +366,13 @@ fn rope_tables(pos: usize, len: usize, dim: usize, base: f32) -> Result<(Tensor,
 
 /// Additive mask `(len, kv_end - kv_start)`: 0 where query `pos + i` may see
 /// key position `kv_start + j`, -inf elsewhere.
-fn mask(pos: usize, len: usize, kv_start: usize, kv_end: usize, window: Option<usize>) -> Result<Tensor> {
+fn mask(
+    pos: usize,
+    len: usize,
+    kv_start: usize,
+    kv_end: usize,
+    window: Option<usize>,
+) -> Result<Tensor> {
     let t = kv_end - kv_start;
     let mut m = vec![0f32; len * t];
     for i in 0..len {
@@ -616,7 +624,10 @@ impl Decoder {
             bail!("forward: no tokens");
         }
         if pos > self.cached_len() {
-            bail!("forward: position {pos} beyond cached {}", self.cached_len());
+            bail!(
+                "forward: position {pos} beyond cached {}",
+                self.cached_len()
+            );
         }
         for l in &mut self.layers {
             l.cache.len = pos;

@@ -53,7 +53,9 @@ impl Lfm2 {
             bail!("forward: no tokens");
         }
         if tokens.len() > 1 && pos != 0 {
-            bail!("lfm2: a multi-token forward must start at position 0 (its conv cache is not used)");
+            bail!(
+                "lfm2: a multi-token forward must start at position 0 (its conv cache is not used)"
+            );
         }
         if pos == 0 && tokens.len() == 1 && self.used {
             bail!("lfm2: cannot restart with a one-token prompt (the conv state of the previous sequence cannot be cleared); use a prompt of two or more tokens");
