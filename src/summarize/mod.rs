@@ -5,6 +5,7 @@
 //! summary-only it is everything older than the tail.
 
 mod extractive;
+pub mod llm;
 
 pub use extractive::Extractive;
 
@@ -108,17 +109,28 @@ impl Summarizer for FixedSummary {
     }
 }
 
-pub const AVAILABLE: &[&str] = &["none", "extractive"];
+pub const AVAILABLE: &[&str] = &[
+    "none",
+    "extractive",
+    "smollm2-135m",
+    "qwen2.5-0.5b",
+    "gemma3-270m",
+    "lfm2:PATH (any GGUF: NAME:PATH)",
+];
 
 /// Look a summarizer up by its CLI name.
 pub fn by_name(name: &str) -> Result<Box<dyn Summarizer>, InputError> {
     match name {
         "none" => Ok(Box::new(NoSummary)),
         "extractive" => Ok(Box::new(Extractive)),
-        other => Err(InputError::UnknownSummarizer {
-            name: other.to_string(),
-            available: AVAILABLE.join(", "),
-        }),
+        other => match llm::by_name(other) {
+            Some(Ok(s)) => Ok(Box::new(s)),
+            Some(Err(e)) => Err(e),
+            None => Err(InputError::UnknownSummarizer {
+                name: other.to_string(),
+                available: AVAILABLE.join(", "),
+            }),
+        },
     }
 }
 

@@ -1,0 +1,647 @@
+//! A quantized decoder-only transformer for the `llama`, `qwen2` and `gemma3`
+//! GGUF architectures, written to match llama.cpp's CPU graph.
+//!
+//! Differences from candle-transformers 0.11.1 that matter here:
+//! * positions are limited only by the GGUF `context_length` (SmolLM2: 8,192);
+//!   rotary tables are computed per call for the positions in use, the way
+//!   ggml's rope cache does it (`theta *= theta_scale` in f32);
+//! * the KV cache is preallocated (grown geometrically) and written in place
+//!   with `slice_set`; grouped-query attention reshapes the queries into
+//!   `(n_kv_head, group * len, head_dim)` instead of copying K/V per head;
+//! * Gemma 3: GELU (tanh) feed-forward, queries scaled before the product,
+//!   sliding-window layers attend to the last `sliding_window` positions
+//!   (llama.cpp: masked when `q_pos - k_pos >= window`) in prefill *and*
+//!   decode, and the causal mask accounts for cached positions, so prefill can
+//!   run in chunks;
+//! * RMSNorm accumulates the sum of squares in f64 as ggml does.
+
+use std::sync::Arc;
+
+use candle_core::quantized::{gguf_file, GgmlDType, QMatMul, QTensor};
+use candle_core::{bail, DType, Device, Module, Result, Tensor};
+
+/// The GGUF architectures this decoder implements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arch {
+    Llama,
+    Qwen2,
+    Gemma3,
+}
+
+impl Arch {
+    pub fn from_gguf(name: &str) -> Option<Self> {
+        match name {
+            "llama" => Some(Arch::Llama),
+            "qwen2" => Some(Arch::Qwen2),
+            "gemma3" => Some(Arch::Gemma3),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Arch::Llama => "llama",
+            Arch::Qwen2 => "qwen2",
+            Arch::Gemma3 => "gemma3",
+        }
+    }
+}
+
+/// Hyper-parameters read from GGUF metadata.
+#[derive(Debug, Clone)]
+pub struct DecoderConfig {
+    pub arch: Arch,
+    pub n_layer: usize,
+    pub n_head: usize,
+    pub n_kv_head: usize,
+    pub head_dim: usize,
+    pub n_embd: usize,
+    pub context_length: usize,
+    pub rms_eps: f32,
+    pub rope_base: f32,
+    /// Rope base of sliding-window layers (Gemma 3).
+    pub rope_base_swa: f32,
+    /// NeoX-style rotation (halves) rather than interleaved pairs.
+    pub rope_neox: bool,
+    pub sliding_window: Option<usize>,
+    /// Every `swa_pattern`-th layer is global; the others slide (Gemma 3).
+    pub swa_pattern: usize,
+    /// Attention scale, `1/sqrt(head_dim)`.
+    pub attn_scale: f32,
+}
+
+/// Options applied while loading weights.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LoadOptions {
+    /// Re-quantize Q4_1/Q5_0/Q5_1 matrices to Q8_0 at load: candle has SIMD
+    /// kernels for Q8_0 but runs those formats in scalar code. Costs exact
+    /// agreement with llama.cpp (the weights change slightly).
+    pub requantize_q8: bool,
+}
+
+fn md<'a>(ct: &'a gguf_file::Content, key: &str) -> Option<&'a gguf_file::Value> {
+    ct.metadata.get(key)
+}
+
+pub(crate) fn md_usize(ct: &gguf_file::Content, key: &str) -> Result<Option<usize>> {
+    use gguf_file::Value as V;
+    Ok(match md(ct, key) {
+        None => None,
+        Some(V::U8(x)) => Some(*x as usize),
+        Some(V::U16(x)) => Some(*x as usize),
+        Some(V::U32(x)) => Some(*x as usize),
+        Some(V::U64(x)) => Some(*x as usize),
+        Some(V::I8(x)) if *x >= 0 => Some(*x as usize),
+        Some(V::I16(x)) if *x >= 0 => Some(*x as usize),
+        Some(V::I32(x)) if *x >= 0 => Some(*x as usize),
+        Some(V::I64(x)) if *x >= 0 => Some(*x as usize),
+        Some(other) => bail!("metadata {key}: expected an unsigned integer, got {other:?}"),
+    })
+}
+
+fn md_f32(ct: &gguf_file::Content, key: &str) -> Result<Option<f32>> {
+    use gguf_file::Value as V;
+    Ok(match md(ct, key) {
+        None => None,
+        Some(V::F32(x)) => Some(*x),
+        Some(V::F64(x)) => Some(*x as f32),
+        Some(other) => bail!("metadata {key}: expected a float, got {other:?}"),
+    })
+}
+
+fn need<T>(v: Option<T>, key: &str) -> Result<T> {
+    match v {
+        Some(v) => Ok(v),
+        None => bail!("missing GGUF metadata {key}"),
+    }
+}
+
+impl DecoderConfig {
+    pub fn from_gguf(ct: &gguf_file::Content, arch: Arch) -> Result<Self> {
+        let p = arch.name();
+        let k = |s: &str| format!("{p}.{s}");
+        let n_head = need(md_usize(ct, &k("attention.head_count"))?, "head_count")?;
+        let n_kv_head = md_usize(ct, &k("attention.head_count_kv"))?.unwrap_or(n_head);
+        let n_embd = need(md_usize(ct, &k("embedding_length"))?, "embedding_length")?;
+        let n_layer = need(md_usize(ct, &k("block_count"))?, "block_count")?;
+        let head_dim = md_usize(ct, &k("attention.key_length"))?.unwrap_or(n_embd / n_head);
+        if let Some(vl) = md_usize(ct, &k("attention.value_length"))? {
+            if vl != head_dim {
+                bail!("value_length {vl} != key_length {head_dim} is not supported");
+            }
+        }
+        if let Some(rd) = md_usize(ct, &k("rope.dimension_count"))? {
+            if rd != head_dim {
+                bail!("partial rotary embeddings (rope dim {rd}, head dim {head_dim}) are not supported");
+            }
+        }
+        if n_head % n_kv_head != 0 {
+            bail!("head_count {n_head} is not a multiple of head_count_kv {n_kv_head}");
+        }
+        let context_length = md_usize(ct, &k("context_length"))?.unwrap_or(4096);
+        let rms_eps = need(
+            md_f32(ct, &k("attention.layer_norm_rms_epsilon"))?,
+            "layer_norm_rms_epsilon",
+        )?;
+        let (default_base, rope_neox) = match arch {
+            Arch::Llama => (10_000.0, false),
+            Arch::Qwen2 => (10_000.0, true),
+            Arch::Gemma3 => (1_000_000.0, true),
+        };
+        let rope_base = md_f32(ct, &k("rope.freq_base"))?.unwrap_or(default_base);
+        if let Some(f) = md_f32(ct, &k("rope.scaling.factor"))? {
+            if f != 1.0 {
+                bail!("rope scaling (factor {f}) is not supported");
+            }
+        }
+        let (sliding_window, swa_pattern, rope_base_swa) = match arch {
+            Arch::Gemma3 => (
+                md_usize(ct, &k("attention.sliding_window"))?,
+                6,
+                // llama.cpp hard-codes 10,000 for Gemma 3's local layers.
+                md_f32(ct, &k("rope.local_freq_base"))?.unwrap_or(10_000.0),
+            ),
+            _ => (None, 1, rope_base),
+        };
+        Ok(Self {
+            arch,
+            n_layer,
+            n_head,
+            n_kv_head,
+            head_dim,
+            n_embd,
+            context_length,
+            rms_eps,
+            rope_base,
+            rope_base_swa,
+            rope_neox,
+            sliding_window,
+            swa_pattern,
+            attn_scale: 1.0 / (head_dim as f32).sqrt(),
+        })
+    }
+
+    fn is_sliding(&self, layer: usize) -> bool {
+        self.sliding_window.is_some() && (layer + 1) % self.swa_pattern != 0
+    }
+}
+
+/// RMSNorm as ggml computes it: f64 sum of f32 squares, then `x * scale * w`.
+#[derive(Debug, Clone)]
+struct RmsNorm {
+    weight: Vec<f32>,
+    eps: f32,
+}
+
+impl RmsNorm {
+    fn load<R: std::io::Read + std::io::Seek>(
+        ct: &gguf_file::Content,
+        r: &mut R,
+        name: &str,
+        eps: f32,
+    ) -> Result<Self> {
+        let t = ct.tensor(r, name, &Device::Cpu)?.dequantize(&Device::Cpu)?;
+        Ok(Self {
+            weight: t.flatten_all()?.to_vec1::<f32>()?,
+            eps,
+        })
+    }
+
+    fn forward(&self, x: &Tensor) -> Result<Tensor> {
+        let d = self.weight.len();
+        let shape = x.shape().clone();
+        let data = x.flatten_all()?.to_vec1::<f32>()?;
+        if data.len() % d != 0 {
+            bail!("rms_norm: last dim of {shape:?} is not {d}");
+        }
+        let mut out = vec![0f32; data.len()];
+        for (row, o) in data.chunks_exact(d).zip(out.chunks_exact_mut(d)) {
+            let sum: f64 = row.iter().map(|&v| (v * v) as f64).sum();
+            let mean = (sum / d as f64) as f32;
+            let scale = 1.0f32 / (mean + self.eps).sqrt();
+            for ((o, &x), &w) in o.iter_mut().zip(row).zip(&self.weight) {
+                *o = (x * scale) * w;
+            }
+        }
+        Tensor::from_vec(out, shape, x.device())
+    }
+}
+
+fn load_matmul<R: std::io::Read + std::io::Seek>(
+    ct: &gguf_file::Content,
+    r: &mut R,
+    name: &str,
+    opts: LoadOptions,
+) -> Result<QMatMul> {
+    let t = ct.tensor(r, name, &Device::Cpu)?;
+    QMatMul::from_qtensor(maybe_requantize(t, opts)?)
+}
+
+fn maybe_requantize(t: QTensor, opts: LoadOptions) -> Result<QTensor> {
+    if opts.requantize_q8
+        && matches!(
+            t.dtype(),
+            GgmlDType::Q4_1 | GgmlDType::Q5_0 | GgmlDType::Q5_1
+        )
+    {
+        let f = t.dequantize(&Device::Cpu)?;
+        return QTensor::quantize(&f, GgmlDType::Q8_0);
+    }
+    Ok(t)
+}
+
+fn load_bias<R: std::io::Read + std::io::Seek>(
+    ct: &gguf_file::Content,
+    r: &mut R,
+    name: &str,
+) -> Result<Option<Tensor>> {
+    if !ct.tensor_infos.contains_key(name) {
+        return Ok(None);
+    }
+    Ok(Some(
+        ct.tensor(r, name, &Device::Cpu)?.dequantize(&Device::Cpu)?,
+    ))
+}
+
+/// A growing, preallocated per-layer K/V store: `(n_kv_head, capacity, head_dim)`.
+#[derive(Debug, Clone, Default)]
+struct KvCache {
+    k: Option<Tensor>,
+    v: Option<Tensor>,
+    cap: usize,
+    len: usize,
+}
+
+impl KvCache {
+    fn append(&mut self, k: &Tensor, v: &Tensor, max_cap: usize) -> Result<()> {
+        let (n_kv, l, hd) = k.dims3()?;
+        let need = self.len + l;
+        if need > max_cap {
+            bail!("context full: {need} positions > context length {max_cap}");
+        }
+        if need > self.cap {
+            let cap = need.max(self.cap * 2).max(256).min(max_cap);
+            let nk = Tensor::zeros((n_kv, cap, hd), DType::F32, k.device())?;
+            let nv = Tensor::zeros((n_kv, cap, hd), DType::F32, k.device())?;
+            if let (Some(ok), Some(ov), true) = (&self.k, &self.v, self.len > 0) {
+                nk.slice_set(&ok.narrow(1, 0, self.len)?.contiguous()?, 1, 0)?;
+                nv.slice_set(&ov.narrow(1, 0, self.len)?.contiguous()?, 1, 0)?;
+            }
+            self.k = Some(nk);
+            self.v = Some(nv);
+            self.cap = cap;
+        }
+        let (ck, cv) = match (&self.k, &self.v) {
+            (Some(k), Some(v)) => (k, v),
+            _ => bail!("kv cache not allocated"),
+        };
+        ck.slice_set(k, 1, self.len)?;
+        cv.slice_set(v, 1, self.len)?;
+        self.len = need;
+        Ok(())
+    }
+
+    /// Views of positions `start..end`.
+    fn view(&self, start: usize, end: usize) -> Result<(Tensor, Tensor)> {
+        match (&self.k, &self.v) {
+            (Some(k), Some(v)) => Ok((
+                k.narrow(1, start, end - start)?,
+                v.narrow(1, start, end - start)?,
+            )),
+            _ => bail!("kv cache empty"),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Layer {
+    attn_norm: RmsNorm,
+    wq: QMatMul,
+    wk: QMatMul,
+    wv: QMatMul,
+    wo: QMatMul,
+    bq: Option<Tensor>,
+    bk: Option<Tensor>,
+    bv: Option<Tensor>,
+    q_norm: Option<RmsNorm>,
+    k_norm: Option<RmsNorm>,
+    post_attn_norm: Option<RmsNorm>,
+    ffn_norm: RmsNorm,
+    post_ffn_norm: Option<RmsNorm>,
+    gate: QMatMul,
+    up: QMatMul,
+    down: QMatMul,
+    sliding: bool,
+    rope_base: f32,
+    cache: KvCache,
+}
+
+fn add_bias(x: Tensor, b: &Option<Tensor>) -> Result<Tensor> {
+    match b {
+        Some(b) => x.broadcast_add(b),
+        None => Ok(x),
+    }
+}
+
+/// cos/sin tables `(len, dim/2)` for positions `pos..pos+len`, computed like
+/// ggml's rope cache (`theta = p; theta *= base^(-2/dim)` per pair, in f32).
+fn rope_tables(pos: usize, len: usize, dim: usize, base: f32) -> Result<(Tensor, Tensor)> {
+    let half = dim / 2;
+    let theta_scale = base.powf(-2.0 / dim as f32);
+    let mut cos = Vec::with_capacity(len * half);
+    let mut sin = Vec::with_capacity(len * half);
+    for p in pos..pos + len {
+        let mut theta = p as f32;
+        for _ in 0..half {
+            cos.push(theta.cos());
+            sin.push(theta.sin());
+            theta *= theta_scale;
+        }
+    }
+    Ok((
+        Tensor::from_vec(cos, (len, half), &Device::Cpu)?,
+        Tensor::from_vec(sin, (len, half), &Device::Cpu)?,
+    ))
+}
+
+/// Additive mask `(len, kv_end - kv_start)`: 0 where query `pos + i` may see
+/// key position `kv_start + j`, -inf elsewhere.
+fn mask(
+    pos: usize,
+    len: usize,
+    kv_start: usize,
+    kv_end: usize,
+    window: Option<usize>,
+) -> Result<Tensor> {
+    let t = kv_end - kv_start;
+    let mut m = vec![0f32; len * t];
+    for i in 0..len {
+        let qp = pos + i;
+        for j in 0..t {
+            let kp = kv_start + j;
+            let visible = kp <= qp && window.is_none_or(|w| qp - kp < w);
+            if !visible {
+                m[i * t + j] = f32::NEG_INFINITY;
+            }
+        }
+    }
+    Tensor::from_vec(m, (len, t), &Device::Cpu)
+}
+
+/// ggml's f16 GELU table: `gelu_f32` of every f16 value, rounded to f16
+/// (ggml-cpu defines `GGML_GELU_FP16`, so its f32 GELU/GEGLU use this table).
+fn gelu_table() -> &'static [f32] {
+    static TABLE: std::sync::OnceLock<Vec<f32>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        const GELU_COEF_A: f32 = 0.044715;
+        const SQRT_2_OVER_PI: f32 = 0.797_884_6;
+        (0..=u16::MAX)
+            .map(|bits| {
+                let x = half::f16::from_bits(bits).to_f32();
+                let g = 0.5 * x * (1.0 + (SQRT_2_OVER_PI * x * (1.0 + GELU_COEF_A * x * x)).tanh());
+                half::f16::from_f32(g).to_f32()
+            })
+            .collect()
+    })
+}
+
+/// `gelu(gate) * up` exactly as ggml's CPU `ggml_vec_geglu_f32`.
+fn geglu_ggml(gate: &Tensor, up: &Tensor) -> Result<Tensor> {
+    let shape = gate.shape().clone();
+    let g = gate.flatten_all()?.to_vec1::<f32>()?;
+    let u = up.flatten_all()?.to_vec1::<f32>()?;
+    let table = gelu_table();
+    let out: Vec<f32> = g
+        .iter()
+        .zip(&u)
+        .map(|(&x, &u)| {
+            if x <= -10.0 {
+                0.0
+            } else if x >= 10.0 {
+                x * u
+            } else {
+                table[half::f16::from_f32(x).to_bits() as usize] * u
+            }
+        })
+        .collect();
+    Tensor::from_vec(out, shape, gate.device())
+}
+
+impl Layer {
+    fn attention(&mut self, x: &Tensor, pos: usize, cfg: &DecoderConfig) -> Result<Tensor> {
+        let (l, _) = x.dims2()?;
+        let (nh, nkv, hd) = (cfg.n_head, cfg.n_kv_head, cfg.head_dim);
+        let q = add_bias(self.wq.forward(x)?, &self.bq)?.reshape((l, nh, hd))?;
+        let k = add_bias(self.wk.forward(x)?, &self.bk)?.reshape((l, nkv, hd))?;
+        let v = add_bias(self.wv.forward(x)?, &self.bv)?.reshape((l, nkv, hd))?;
+        let (q, k) = match (&self.q_norm, &self.k_norm) {
+            (Some(qn), Some(kn)) => (qn.forward(&q)?, kn.forward(&k)?),
+            _ => (q, k),
+        };
+        let q = q.transpose(0, 1)?.contiguous()?.unsqueeze(0)?;
+        let k = k.transpose(0, 1)?.contiguous()?.unsqueeze(0)?;
+        let v = v.transpose(0, 1)?.contiguous()?;
+        let (cos, sin) = rope_tables(pos, l, hd, self.rope_base)?;
+        let (q, k) = if cfg.rope_neox {
+            (
+                candle_nn::rotary_emb::rope(&q, &cos, &sin)?,
+                candle_nn::rotary_emb::rope(&k, &cos, &sin)?,
+            )
+        } else {
+            (
+                candle_nn::rotary_emb::rope_i(&q, &cos, &sin)?,
+                candle_nn::rotary_emb::rope_i(&k, &cos, &sin)?,
+            )
+        };
+        let (q, k) = (q.squeeze(0)?, k.squeeze(0)?);
+        // llama.cpp scales Q for Gemma 3 and the scores for llama/qwen2.
+        let scale_q = cfg.arch == Arch::Gemma3;
+        let q = if scale_q {
+            (q * cfg.attn_scale as f64)?
+        } else {
+            q
+        };
+
+        self.cache.append(&k, &v, cfg.context_length)?;
+        let end = pos + l;
+        let window = if self.sliding {
+            cfg.sliding_window
+        } else {
+            None
+        };
+        let start = window.map_or(0, |w| (pos + 1).saturating_sub(w));
+        let (kc, vc) = self.cache.view(start, end)?;
+        let t = end - start;
+        let g = nh / nkv;
+        let qg = q.reshape((nkv, g * l, hd))?;
+        let mut scores = qg.matmul(&kc.t()?)?;
+        if !scale_q {
+            scores = (scores * cfg.attn_scale as f64)?;
+        }
+        if l > 1 {
+            let m = mask(pos, l, start, end, window)?;
+            scores = scores
+                .reshape((nkv, g, l, t))?
+                .broadcast_add(&m)?
+                .reshape((nkv, g * l, t))?;
+        }
+        let probs = candle_nn::ops::softmax_last_dim(&scores)?;
+        let out = probs.matmul(&vc)?; // (nkv, g*l, hd)
+        let out = out
+            .reshape((nh, l, hd))?
+            .transpose(0, 1)?
+            .contiguous()?
+            .reshape((l, nh * hd))?;
+        self.wo.forward(&out)
+    }
+
+    fn ffn(&self, x: &Tensor, arch: Arch) -> Result<Tensor> {
+        let gate = self.gate.forward(x)?;
+        let up = self.up.forward(x)?;
+        let h = match arch {
+            Arch::Gemma3 => geglu_ggml(&gate, &up)?,
+            _ => (candle_nn::ops::silu(&gate)? * up)?,
+        };
+        self.down.forward(&h)
+    }
+
+    fn forward(&mut self, x: &Tensor, pos: usize, cfg: &DecoderConfig) -> Result<Tensor> {
+        let h = self.attn_norm.forward(x)?;
+        let h = self.attention(&h, pos, cfg)?;
+        let h = match &self.post_attn_norm {
+            Some(n) => n.forward(&h)?,
+            None => h,
+        };
+        let x = (x + h)?;
+        let h = self.ffn_norm.forward(&x)?;
+        let h = self.ffn(&h, cfg.arch)?;
+        let h = match &self.post_ffn_norm {
+            Some(n) => n.forward(&h)?,
+            None => h,
+        };
+        x + h
+    }
+}
+
+/// The decoder: weights plus its KV cache (one sequence).
+#[derive(Debug, Clone)]
+pub struct Decoder {
+    cfg: DecoderConfig,
+    embed: Arc<QTensor>,
+    layers: Vec<Layer>,
+    norm: RmsNorm,
+    output: QMatMul,
+}
+
+impl Decoder {
+    pub fn from_gguf<R: std::io::Read + std::io::Seek>(
+        ct: &gguf_file::Content,
+        r: &mut R,
+        arch: Arch,
+        opts: LoadOptions,
+    ) -> Result<Self> {
+        let cfg = DecoderConfig::from_gguf(ct, arch)?;
+        let eps = cfg.rms_eps;
+        let embed = Arc::new(ct.tensor(r, "token_embd.weight", &Device::Cpu)?);
+        let output = if ct.tensor_infos.contains_key("output.weight") {
+            load_matmul(ct, r, "output.weight", opts)?
+        } else if opts.requantize_q8 {
+            QMatMul::from_qtensor(maybe_requantize(
+                ct.tensor(r, "token_embd.weight", &Device::Cpu)?,
+                opts,
+            )?)?
+        } else {
+            QMatMul::from_arc(embed.clone())?
+        };
+        let norm = RmsNorm::load(ct, r, "output_norm.weight", eps)?;
+        let gemma = arch == Arch::Gemma3;
+        let mut layers = Vec::with_capacity(cfg.n_layer);
+        for i in 0..cfg.n_layer {
+            let n = |s: &str| format!("blk.{i}.{s}");
+            let opt_norm = |r: &mut R, s: &str| -> Result<Option<RmsNorm>> {
+                if gemma {
+                    Ok(Some(RmsNorm::load(ct, r, &n(s), eps)?))
+                } else {
+                    Ok(None)
+                }
+            };
+            let sliding = cfg.is_sliding(i);
+            layers.push(Layer {
+                attn_norm: RmsNorm::load(ct, r, &n("attn_norm.weight"), eps)?,
+                wq: load_matmul(ct, r, &n("attn_q.weight"), opts)?,
+                wk: load_matmul(ct, r, &n("attn_k.weight"), opts)?,
+                wv: load_matmul(ct, r, &n("attn_v.weight"), opts)?,
+                wo: load_matmul(ct, r, &n("attn_output.weight"), opts)?,
+                bq: load_bias(ct, r, &n("attn_q.bias"))?,
+                bk: load_bias(ct, r, &n("attn_k.bias"))?,
+                bv: load_bias(ct, r, &n("attn_v.bias"))?,
+                q_norm: opt_norm(r, "attn_q_norm.weight")?,
+                k_norm: opt_norm(r, "attn_k_norm.weight")?,
+                post_attn_norm: opt_norm(r, "post_attention_norm.weight")?,
+                ffn_norm: RmsNorm::load(ct, r, &n("ffn_norm.weight"), eps)?,
+                post_ffn_norm: opt_norm(r, "post_ffw_norm.weight")?,
+                gate: load_matmul(ct, r, &n("ffn_gate.weight"), opts)?,
+                up: load_matmul(ct, r, &n("ffn_up.weight"), opts)?,
+                down: load_matmul(ct, r, &n("ffn_down.weight"), opts)?,
+                sliding,
+                rope_base: if sliding {
+                    cfg.rope_base_swa
+                } else {
+                    cfg.rope_base
+                },
+                cache: KvCache::default(),
+            });
+        }
+        Ok(Self {
+            cfg,
+            embed,
+            layers,
+            norm,
+            output,
+        })
+    }
+
+    pub fn config(&self) -> &DecoderConfig {
+        &self.cfg
+    }
+
+    /// Positions held in the KV cache.
+    pub fn cached_len(&self) -> usize {
+        self.layers.first().map_or(0, |l| l.cache.len)
+    }
+
+    pub fn clear_cache(&mut self) {
+        for l in &mut self.layers {
+            l.cache.len = 0;
+        }
+    }
+
+    /// Run `tokens` at positions `pos..`, append them to the cache and return
+    /// the logits of the last one. `pos` must not exceed the cached length;
+    /// a smaller `pos` rewinds the cache.
+    pub fn forward(&mut self, tokens: &[u32], pos: usize) -> Result<Vec<f32>> {
+        if tokens.is_empty() {
+            bail!("forward: no tokens");
+        }
+        if pos > self.cached_len() {
+            bail!(
+                "forward: position {pos} beyond cached {}",
+                self.cached_len()
+            );
+        }
+        for l in &mut self.layers {
+            l.cache.len = pos;
+        }
+        let ids = Tensor::new(tokens, &Device::Cpu)?;
+        let mut x = self.embed.embedding(&ids)?;
+        if self.cfg.arch == Arch::Gemma3 {
+            x = (x * ((self.cfg.n_embd as f32).sqrt()) as f64)?;
+        }
+        for layer in &mut self.layers {
+            x = layer.forward(&x, pos, &self.cfg)?;
+        }
+        let last = x.narrow(0, tokens.len() - 1, 1)?;
+        let last = self.norm.forward(&last)?;
+        self.output.forward(&last)?.squeeze(0)?.to_vec1::<f32>()
+    }
+}

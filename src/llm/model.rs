@@ -1,0 +1,191 @@
+//! Loading a GGUF model (weights + tokenizer + chat template) by manifest
+//! name or path, and the architecture-independent forward interface.
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use candle_core::quantized::gguf_file;
+use tokenizers::Tokenizer;
+
+use super::arch::decoder::{Arch, Decoder, LoadOptions};
+use super::arch::lfm2::Lfm2;
+use super::chat::ChatTemplate;
+use super::gguf_tokenizer::tokenizer_from_gguf_content;
+use super::manifest::{resolve_model, ModelError};
+
+/// Errors while loading or running a model.
+#[derive(Debug, thiserror::Error)]
+pub enum LlmError {
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    #[error("cannot read {}: {message}", path.display())]
+    Read { path: PathBuf, message: String },
+    #[error("{}: unsupported architecture `{arch}` (supported: llama, qwen2, gemma3, lfm2)", path.display())]
+    UnsupportedArch { path: PathBuf, arch: String },
+    #[error("tokenizer: {0}")]
+    Tokenizer(String),
+    #[error("model: {0}")]
+    Candle(#[from] candle_core::Error),
+    #[error("{0}")]
+    Other(String),
+}
+
+/// The network behind a [`Model`].
+pub enum Network {
+    Decoder(Box<Decoder>),
+    Lfm2(Box<Lfm2>),
+}
+
+impl Network {
+    pub fn forward(&mut self, tokens: &[u32], pos: usize) -> candle_core::Result<Vec<f32>> {
+        match self {
+            Network::Decoder(d) => d.forward(tokens, pos),
+            Network::Lfm2(m) => m.forward(tokens, pos),
+        }
+    }
+
+    pub fn context_length(&self) -> usize {
+        match self {
+            Network::Decoder(d) => d.config().context_length,
+            Network::Lfm2(m) => m.context_length(),
+        }
+    }
+
+    pub fn clear_cache(&mut self) {
+        match self {
+            Network::Decoder(d) => d.clear_cache(),
+            Network::Lfm2(m) => m.clear_cache(),
+        }
+    }
+
+    /// Largest number of prompt tokens one forward call may take (`None`: all).
+    pub fn max_prefill_chunk(&self) -> Option<usize> {
+        match self {
+            Network::Decoder(_) => Some(512),
+            Network::Lfm2(_) => None,
+        }
+    }
+}
+
+/// A loaded model: network, tokenizer, template and stop tokens.
+pub struct Model {
+    pub name: String,
+    pub path: PathBuf,
+    /// GGUF `general.architecture`.
+    pub arch: String,
+    pub network: Network,
+    pub tokenizer: Tokenizer,
+    pub template: ChatTemplate,
+    /// Token ids that end generation: GGUF eos/eot plus the template's end tokens.
+    pub stop_tokens: Vec<u32>,
+    pub load_ms: f64,
+}
+
+fn md_string(ct: &gguf_file::Content, key: &str) -> Option<String> {
+    match ct.metadata.get(key) {
+        Some(gguf_file::Value::String(s)) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+fn md_u32(ct: &gguf_file::Content, key: &str) -> Option<u32> {
+    ct.metadata.get(key).and_then(|v| v.to_u32().ok())
+}
+
+impl Model {
+    /// Load a manifest model by name (`smollm2-135m`, ...), or any GGUF at
+    /// `explicit_path` (then `name` is only a label).
+    pub fn load_by_name(
+        name: &str,
+        explicit_path: Option<&Path>,
+        opts: LoadOptions,
+    ) -> Result<Self, LlmError> {
+        let path = resolve_model(name, explicit_path)?;
+        Self::load(name, &path, opts)
+    }
+
+    /// Load the GGUF at `path`.
+    pub fn load(name: &str, path: &Path, opts: LoadOptions) -> Result<Self, LlmError> {
+        let start = Instant::now();
+        let read_err = |e: &dyn std::fmt::Display| LlmError::Read {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        let file = File::open(path).map_err(|e| read_err(&e))?;
+        let mut reader = BufReader::new(file);
+        let ct = gguf_file::Content::read(&mut reader).map_err(|e| read_err(&e))?;
+        let arch = md_string(&ct, "general.architecture").unwrap_or_default();
+        let tokenizer =
+            tokenizer_from_gguf_content(&ct).map_err(|e| LlmError::Tokenizer(e.to_string()))?;
+        let template =
+            ChatTemplate::detect(&arch, md_string(&ct, "tokenizer.chat_template").as_deref());
+        let mut stop_tokens = Vec::new();
+        for key in ["tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id"] {
+            if let Some(id) = md_u32(&ct, key) {
+                stop_tokens.push(id);
+            }
+        }
+        for t in template.end_tokens() {
+            if let Some(id) = tokenizer.token_to_id(t) {
+                stop_tokens.push(id);
+            }
+        }
+        stop_tokens.sort_unstable();
+        stop_tokens.dedup();
+        let network = match Arch::from_gguf(&arch) {
+            Some(a) => Network::Decoder(Box::new(Decoder::from_gguf(&ct, &mut reader, a, opts)?)),
+            None if arch == "lfm2" => Network::Lfm2(Box::new(Lfm2::from_gguf(ct, &mut reader)?)),
+            None => {
+                return Err(LlmError::UnsupportedArch {
+                    path: path.to_path_buf(),
+                    arch,
+                })
+            }
+        };
+        Ok(Self {
+            name: name.to_string(),
+            path: path.to_path_buf(),
+            arch,
+            network,
+            tokenizer,
+            template,
+            stop_tokens,
+            load_ms: start.elapsed().as_secs_f64() * 1e3,
+        })
+    }
+
+    pub fn context_length(&self) -> usize {
+        self.network.context_length()
+    }
+
+    /// Token ids of `text`; special tokens in the text (`<|im_start|>`) are
+    /// parsed, BOS is added when the model's tokenizer adds it.
+    pub fn encode(&self, text: &str) -> Result<Vec<u32>, LlmError> {
+        self.tokenizer
+            .encode(text, true)
+            .map(|e| e.get_ids().to_vec())
+            .map_err(|e| LlmError::Tokenizer(e.to_string()))
+    }
+
+    /// Text of `ids`, special tokens skipped.
+    pub fn decode(&self, ids: &[u32]) -> Result<String, LlmError> {
+        self.tokenizer
+            .decode(ids, true)
+            .map_err(|e| LlmError::Tokenizer(e.to_string()))
+    }
+}
+
+/// Peak resident set size of this process (`VmHWM`), in bytes; 0 where unknown.
+pub fn peak_rss_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}

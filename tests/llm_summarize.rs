@@ -1,0 +1,43 @@
+//! The full `continuity::compact` pipeline, governed, on the billing-dispute
+//! example with the smollm2-135m summarizer (skipped when not fetched).
+
+mod common;
+
+use continuity::compact::Strategy;
+use continuity::llm::manifest::resolve_model;
+
+#[test]
+fn governed_billing_dispute_with_smollm2() {
+    if resolve_model("smollm2-135m", None).is_err() {
+        println!("skipped: smollm2-135m not fetched (python3 models/fetch.py smollm2-135m)");
+        return;
+    }
+    let ex = common::repo().join("examples/billing-dispute");
+    let t = common::load_transcript(&ex.join("session.json"));
+    let kernel = common::load_kernel(&ex.join("kernel.toml"));
+    let policy = common::load_policy(&ex.join("policy.toml"));
+    let cap = policy.compaction.summary_words;
+
+    let a = common::run(&t, &kernel, &policy, Strategy::Governed, "smollm2-135m");
+    let b = common::run(&t, &kernel, &policy, Strategy::Governed, "smollm2-135m");
+    println!(
+        "summary ({} words): {}",
+        a.summary.split_whitespace().count(),
+        a.summary
+    );
+    assert!(!a.summary.trim().is_empty(), "empty summary");
+    assert!(
+        a.summary.split_whitespace().count() <= cap,
+        "over {cap} words"
+    );
+    assert_eq!(a.summary, b.summary, "not deterministic");
+
+    let s = &a.report.summarizer;
+    assert_eq!(s.name, "smollm2-135m");
+    let m = s.model.as_ref().expect("model metrics");
+    println!("metrics: {m:?}");
+    assert!(m.load_ms > 0.0);
+    assert!(m.prompt_tokens > 0 && m.generated_tokens > 0);
+    assert!(m.prefill_tokens_per_s > 0.0 && m.decode_tokens_per_s > 0.0);
+    assert!(m.latency_ms > 0.0 && m.peak_memory_bytes > 0);
+}
