@@ -35,7 +35,7 @@ struct Common {
     /// Retention policy (TOML); built-in defaults when absent
     #[arg(long, value_name = "P.toml")]
     policy: Option<PathBuf>,
-    /// Summarizer: none | extractive
+    /// Summarizer: none | extractive | smollm2-135m | qwen2.5-0.5b | gemma3-270m | NAME:PATH.gguf (on-device models are experimental)
     #[arg(long, default_value = "extractive")]
     summarizer: String,
     /// Tokenizer for exact counts: a tokenizer.json, a .gguf, or a model name
