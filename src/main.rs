@@ -317,6 +317,32 @@ fn load_tokenizer(spec: Option<&str>) -> anyhow::Result<TokenCounter> {
     })
 }
 
+/// What `compact` and `plan` read before they start.
+struct Loaded {
+    transcript: continuity::Transcript,
+    source: Source,
+    kernel: MissionKernel,
+    policy: continuity::RetentionPolicy,
+    summarizer: Box<dyn summarize::Summarizer>,
+    tokens: TokenCounter,
+}
+
+fn load(
+    input: &str,
+    common: &Common,
+    now: chrono::DateTime<chrono::Utc>,
+) -> anyhow::Result<Loaded> {
+    let (transcript, source) = io::read_transcript(input)?;
+    Ok(Loaded {
+        transcript,
+        source,
+        kernel: io::load_kernel(&common.kernel, now)?,
+        policy: io::load_policy(common.policy.as_deref())?,
+        summarizer: summarize::by_name(&common.summarizer)?,
+        tokens: load_tokenizer(common.tokenizer.as_deref())?,
+    })
+}
+
 fn run(cli: Cli) -> anyhow::Result<()> {
     let now = chrono::Utc::now();
     match cli.command {
@@ -328,11 +354,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             quiet,
             run_id,
         } => {
-            let (transcript, source) = io::read_transcript(&input)?;
-            let kernel = io::load_kernel(&common.kernel, now)?;
-            let policy = io::load_policy(common.policy.as_deref())?;
-            let mut summarizer = summarize::by_name(&common.summarizer)?;
-            let tokens = load_tokenizer(common.tokenizer.as_deref())?;
+            let Loaded {
+                transcript,
+                source,
+                kernel,
+                policy,
+                mut summarizer,
+                tokens,
+            } = load(&input, &common, now)?;
             let mut redactor = Redactor::new(&policy.personal_data)?;
             let input_name = source.to_string();
             // Freshness: from the kernel load to this release.
@@ -407,11 +436,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             common,
             json,
         } => {
-            let (transcript, source) = io::read_transcript(&input)?;
-            let kernel = io::load_kernel(&common.kernel, now)?;
-            let policy = io::load_policy(common.policy.as_deref())?;
-            let mut summarizer = summarize::by_name(&common.summarizer)?;
-            let tokens = load_tokenizer(common.tokenizer.as_deref())?;
+            let Loaded {
+                transcript,
+                source,
+                kernel,
+                policy,
+                mut summarizer,
+                tokens,
+            } = load(&input, &common, now)?;
             let plans = continuity::plan::plan(
                 &transcript,
                 &source.to_string(),
