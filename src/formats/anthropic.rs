@@ -28,15 +28,7 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, String> {
         }
         Some(_) => return Err("`system` must be a string or a list of text blocks".into()),
     };
-    let tools = match obj.get("tools") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(t)) => t.clone(),
-        Some(_) => return Err("`tools` must be a list".into()),
-    };
-    let raw_messages = obj
-        .get("messages")
-        .and_then(Value::as_array)
-        .ok_or("`messages` must be a list")?;
+    let (tools, raw_messages) = super::tools_and_messages(obj)?;
     let mut messages = Vec::with_capacity(raw_messages.len());
     for (i, m) in raw_messages.iter().enumerate() {
         messages.push(parse_message(m).map_err(|e| format!("message {i}: {e}"))?);

@@ -192,6 +192,23 @@ pub fn check_conversation(t: &Transcript) -> Result<(), String> {
     Ok(())
 }
 
+/// The `tools` list and `messages` array shared by the Anthropic and OpenAI
+/// request bodies.
+pub(crate) fn tools_and_messages(
+    obj: &serde_json::Map<String, Value>,
+) -> Result<(Vec<Value>, &Vec<Value>), String> {
+    let tools = match obj.get("tools") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(t)) => t.clone(),
+        Some(_) => return Err("`tools` must be a list".into()),
+    };
+    let messages = obj
+        .get("messages")
+        .and_then(Value::as_array)
+        .ok_or("`messages` must be a list")?;
+    Ok((tools, messages))
+}
+
 /// Tool names for results that the format does not name (Anthropic, OpenAI).
 pub(crate) fn resolve_result_names(t: &mut Transcript) {
     let names: std::collections::HashMap<String, String> = t

@@ -14,15 +14,7 @@ pub(super) fn parse(v: &Value) -> Result<Transcript, String> {
     let mut envelope = obj.clone();
     envelope.remove("messages");
     envelope.remove("tools");
-    let tools = match obj.get("tools") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(t)) => t.clone(),
-        Some(_) => return Err("`tools` must be a list".into()),
-    };
-    let raw = obj
-        .get("messages")
-        .and_then(Value::as_array)
-        .ok_or("`messages` must be a list")?;
+    let (tools, raw) = super::tools_and_messages(obj)?;
 
     let mut instructions = Vec::new();
     let mut instruction_style = Map::new();
