@@ -7,6 +7,7 @@
 //! [`compact::compact`]. I/O lives in [`io`] and the binary.
 
 pub mod audit;
+pub mod bench;
 pub mod classify;
 pub mod compact;
 pub mod error;

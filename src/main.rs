@@ -177,6 +177,57 @@ enum Command {
         #[arg(short, long)]
         quiet: bool,
     },
+    /// Time compactions: every summarizer over every archive; a table of
+    /// medians per summarizer and a CSV row per compaction
+    Bench {
+        /// Archived requests (any supported format)
+        #[arg(required = true, value_name = "ARCHIVE")]
+        inputs: Vec<String>,
+        /// Mission Kernel (TOML)
+        #[arg(long, value_name = "K.toml")]
+        kernel: PathBuf,
+        /// Retention policy (TOML); built-in defaults when absent
+        #[arg(long, value_name = "P.toml")]
+        policy: Option<PathBuf>,
+        /// Summarizers to time [default: every fetched on-device model]
+        #[arg(long, value_delimiter = ',')]
+        summarizers: Vec<String>,
+        #[arg(long, value_enum, default_value = "governed")]
+        strategy: Strategy,
+        /// Tokenizer: a tokenizer.json, a .gguf, or a model name [default: bundled smollm2-135m]
+        #[arg(long, value_name = "SPEC")]
+        tokenizer: Option<String>,
+        /// CSV file, one row per compaction
+        #[arg(long, value_name = "FILE.csv", default_value = "bench.csv")]
+        csv: PathBuf,
+        /// No progress bar
+        #[arg(short, long)]
+        quiet: bool,
+    },
+    /// Run an on-device model on one prompt (text or token ids) and report
+    /// its timings; used by benches/llama_cpp_side_by_side.py
+    Generate {
+        /// smollm2-135m | qwen2.5-0.5b | gemma3-270m, or a label with --model-path
+        #[arg(long)]
+        model: String,
+        /// A GGUF to use instead of the model cache
+        #[arg(long, value_name = "PATH")]
+        model_path: Option<PathBuf>,
+        /// Prompt text (chat templates are not applied)
+        #[arg(long, required_unless_present = "prompt_ids")]
+        prompt: Option<String>,
+        /// Prompt token ids: a JSON array
+        #[arg(long, value_name = "FILE.json", conflicts_with = "prompt")]
+        prompt_ids: Option<PathBuf>,
+        #[arg(long, default_value_t = 64)]
+        max_new_tokens: usize,
+        /// Keep generating past stop tokens (fixed-length timing runs)
+        #[arg(long)]
+        ignore_stop: bool,
+        /// Print JSON (ids, text, timings) instead of text
+        #[arg(long)]
+        json: bool,
+    },
     /// Mission Kernel helpers
     Kernel {
         #[command(subcommand)]
@@ -310,6 +361,187 @@ fn main() -> ExitCode {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
+fn run_bench(
+    inputs: &[String],
+    kernel: &std::path::Path,
+    policy: Option<&std::path::Path>,
+    summarizers: &[String],
+    strategy: Strategy,
+    tokenizer: Option<&str>,
+    csv: &std::path::Path,
+    quiet: bool,
+    now: chrono::DateTime<chrono::Utc>,
+) -> anyhow::Result<()> {
+    use continuity::bench;
+    let kernel = io::load_kernel(kernel, now)?;
+    let policy = io::load_policy(policy)?;
+    let tokens = load_tokenizer(tokenizer)?;
+    let mut cases = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let (transcript, source) = io::read_transcript(input)?;
+        cases.push(bench::BenchInput {
+            name: source.to_string(),
+            transcript,
+        });
+    }
+    let names: Vec<String> = if summarizers.is_empty() {
+        let fetched: Vec<String> = summarize::llm::MODELS
+            .iter()
+            .filter(|m| continuity::llm::manifest::resolve_model_offline(m).is_ok())
+            .map(|m| m.to_string())
+            .collect();
+        if fetched.is_empty() {
+            anyhow::bail!(
+                "no on-device model is fetched; fetch one with `python3 models/fetch.py smollm2-135m`, or pass --summarizers extractive"
+            );
+        }
+        fetched
+    } else {
+        summarizers.to_vec()
+    };
+    let mut boxed = Vec::with_capacity(names.len());
+    for n in &names {
+        boxed.push(summarize::by_name(n)?);
+    }
+    let bar = if quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        let b = indicatif::ProgressBar::new((cases.len() * boxed.len()) as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b
+    };
+    bar.set_message(format!("{} on {}", names[0], cases[0].name));
+    let rows = bench::run(
+        &cases,
+        &mut boxed,
+        &kernel,
+        &policy,
+        strategy,
+        &tokens,
+        |row| {
+            bar.inc(1);
+            bar.set_message(format!(
+                "{} on {}: {:.1} s",
+                row.summarizer,
+                row.input,
+                row.compaction_ms / 1e3
+            ));
+        },
+    )?;
+    bar.finish_and_clear();
+    // Whole file or nothing: write beside it, then rename.
+    let tmp = csv.with_extension("csv.partial");
+    std::fs::write(&tmp, bench::to_csv(&rows))
+        .and_then(|()| std::fs::rename(&tmp, csv))
+        .with_context(|| format!("writing {}", csv.display()))?;
+    print!("{}", bench::table(&bench::summarize(&rows)));
+    if !quiet {
+        eprintln!(
+            "{} compaction(s), {} strategy; wrote {}",
+            rows.len(),
+            strategy.name(),
+            csv.display()
+        );
+    }
+    Ok(())
+}
+
+fn run_generate(
+    model: &str,
+    model_path: Option<&std::path::Path>,
+    prompt: Option<&str>,
+    prompt_ids: Option<&std::path::Path>,
+    max_new_tokens: usize,
+    ignore_stop: bool,
+    json: bool,
+) -> anyhow::Result<()> {
+    use continuity::llm::{arch::decoder::LoadOptions, generate, model::Model};
+    let mut m = Model::load_by_name(model, model_path, LoadOptions::default())?;
+    let ids: Vec<u32> = match (prompt, prompt_ids) {
+        (Some(text), _) => m.encode(text)?,
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(path).map_err(|e| InputError::Unreadable {
+                file: Source::path(path),
+                message: e.to_string(),
+            })?;
+            serde_json::from_str(&text).map_err(|e| InputError::Unreadable {
+                file: Source::path(path),
+                message: format!("expected a JSON array of token ids: {e}"),
+            })?
+        }
+        (None, None) => anyhow::bail!("give --prompt or --prompt-ids"),
+    };
+    if ignore_stop {
+        m.stop_tokens.clear();
+    }
+    let g = generate::generate(
+        &mut m,
+        &ids,
+        &generate::GenerateOptions {
+            max_new_tokens,
+            ..Default::default()
+        },
+    )?;
+    let t = &g.timings;
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "model": model,
+                "prompt_tokens": t.prompt_tokens,
+                "generated_ids": g.tokens,
+                "text": g.text,
+                "load_ms": t.load_ms,
+                "prefill_ms": t.prefill_ms,
+                "prefill_tokens_per_s": t.prefill_tokens_per_s(),
+                "decode_ms": t.decode_ms,
+                "generated_tokens": t.generated_tokens,
+                "decode_tokens_per_s": t.decode_tokens_per_s(),
+                "peak_memory_bytes": t.peak_rss_bytes,
+            })
+        );
+    } else {
+        println!("{}", g.text);
+        eprintln!(
+            "{}: load {:.2} s, prefill {} tokens at {:.1} tok/s, decode {} tokens at {:.1} tok/s, peak memory {:.0} MiB",
+            model,
+            t.load_ms / 1e3,
+            t.prompt_tokens,
+            t.prefill_tokens_per_s(),
+            t.generated_tokens,
+            t.decode_tokens_per_s(),
+            t.peak_rss_bytes as f64 / (1024.0 * 1024.0)
+        );
+    }
+    Ok(())
+}
+
+/// One line of summarizer measurements (models only).
+fn print_summarizer(s: &continuity::report::SummarizerReport) {
+    let Some(m) = &s.model else {
+        return;
+    };
+    println!(
+        "  summarizer {}: {} input tokens (full history {}), load {:.2} s, prefill {} tokens at {:.1} tok/s, decode {} tokens at {:.1} tok/s, total {:.2} s, peak memory {:.0} MiB",
+        s.name,
+        s.input_tokens,
+        s.full_input_tokens,
+        m.load_ms / 1e3,
+        m.prompt_tokens,
+        m.prefill_tokens_per_s,
+        m.generated_tokens,
+        m.decode_tokens_per_s,
+        m.latency_ms / 1e3,
+        m.peak_memory_bytes as f64 / (1024.0 * 1024.0)
+    );
+}
+
 fn load_tokenizer(spec: Option<&str>) -> anyhow::Result<TokenCounter> {
     Ok(match spec {
         Some(s) => TokenCounter::from_spec(s)?,
@@ -417,6 +649,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     .iter()
                     .map(|(n, _)| out.join(n).display().to_string())
                     .collect();
+                print_summarizer(&r.summarizer);
                 if let Some(g) = &r.governance {
                     println!(
                         "  policy pin {} seq {} sha256 {}: {} constraints verified; policy loaded {:.1}s ago{}",
@@ -634,6 +867,43 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 );
             }
         }
+        Command::Bench {
+            inputs,
+            kernel,
+            policy,
+            summarizers,
+            strategy,
+            tokenizer,
+            csv,
+            quiet,
+        } => run_bench(
+            &inputs,
+            &kernel,
+            policy.as_deref(),
+            &summarizers,
+            strategy,
+            tokenizer.as_deref(),
+            &csv,
+            quiet,
+            now,
+        )?,
+        Command::Generate {
+            model,
+            model_path,
+            prompt,
+            prompt_ids,
+            max_new_tokens,
+            ignore_stop,
+            json,
+        } => run_generate(
+            &model,
+            model_path.as_deref(),
+            prompt.as_deref(),
+            prompt_ids.as_deref(),
+            max_new_tokens,
+            ignore_stop,
+            json,
+        )?,
         Command::Kernel { command } => match command {
             KernelCommand::Init { path, force } => match path {
                 None => print!("{TEMPLATE}"),

@@ -313,3 +313,61 @@ fn tokenizer_can_be_a_json_file_or_a_missing_model_is_named() {
     let err = run("missing.gguf", "c").code(2);
     assert!(String::from_utf8_lossy(&err.get_output().stderr).contains("missing.gguf"));
 }
+
+#[test]
+fn bench_writes_a_csv_row_per_compaction_and_a_median_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("bench.csv");
+    let session = example("session.json");
+    let pydantic = fixture("pydantic/small.json");
+    let out = bin()
+        .args([
+            "bench",
+            &session,
+            &pydantic,
+            "--kernel",
+            &example("kernel.toml"),
+            "--policy",
+            &example("policy.toml"),
+            "--summarizers",
+            "none,extractive",
+            "--quiet",
+            "--csv",
+        ])
+        .arg(&csv)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(stdout.starts_with("| summarizer | compactions | median latency (s)"));
+    assert!(stdout.contains("\n| none | 2 |"), "{stdout}");
+    assert!(stdout.contains("\n| extractive | 2 |"), "{stdout}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows.len(), 1 + 2 * 2, "{text}");
+    assert!(rows[1].starts_with(&format!("none,{session},governed,")));
+    // Compaction sizes come from the real pipeline: the input is larger.
+    let cells: Vec<&str> = rows[1].split(',').collect();
+    assert!(cells[3].parse::<usize>().unwrap() > cells[4].parse::<usize>().unwrap());
+}
+
+#[test]
+fn bench_with_a_bad_archive_names_it_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("bench.csv");
+    let bad = fixture("invalid/malformed.json");
+    let err = bin()
+        .args([
+            "bench",
+            &bad,
+            "--kernel",
+            &example("kernel.toml"),
+            "--summarizers",
+            "none",
+            "--csv",
+        ])
+        .arg(&csv)
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&err.get_output().stderr).contains("malformed.json"));
+    assert!(!csv.exists());
+}

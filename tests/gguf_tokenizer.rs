@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use continuity::llm::gguf_tokenizer::tokenizer_from_gguf;
-use continuity::llm::manifest::resolve_model;
+use continuity::llm::manifest::resolve_model_offline;
 use serde::Deserialize;
 use tokenizers::Tokenizer;
 
@@ -93,7 +93,7 @@ fn assert_matches_fixture(tok: &Tokenizer, fx: &Fixture, what: &str) {
 }
 
 fn gguf_or_skip(model: &str) -> Option<PathBuf> {
-    match resolve_model(model, None) {
+    match resolve_model_offline(model) {
         Ok(p) => Some(p),
         Err(_) => {
             println!("skipped: {model} not fetched (python3 models/fetch.py {model})");

@@ -23,7 +23,7 @@ use std::path::Path;
 
 use continuity::llm::arch::decoder::LoadOptions;
 use continuity::llm::generate::{argmax, prefill};
-use continuity::llm::manifest::resolve_model;
+use continuity::llm::manifest::resolve_model_offline;
 use continuity::llm::model::Model;
 use serde_json::Value;
 
@@ -47,7 +47,7 @@ fn check(name: &str) {
         .join("tests/fixtures/generate")
         .join(format!("{name}.json"));
     let fx: Value = serde_json::from_str(&std::fs::read_to_string(&fixture).unwrap()).unwrap();
-    let path = match resolve_model(name, None) {
+    let path = match resolve_model_offline(name) {
         Ok(p) => p,
         Err(_) => {
             println!("skipped: {name} not fetched (python3 models/fetch.py {name})");

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use continuity::llm::arch::decoder::LoadOptions;
 use continuity::llm::generate::{generate, GenerateOptions};
-use continuity::llm::manifest::resolve_model;
+use continuity::llm::manifest::resolve_model_offline;
 use continuity::llm::model::{peak_rss_bytes, Model};
 use serde_json::Value;
 
@@ -17,7 +17,7 @@ use serde_json::Value;
 #[ignore]
 fn prefill_and_decode_speed() {
     for name in ["smollm2-135m", "qwen2.5-0.5b", "gemma3-270m"] {
-        let Ok(path) = resolve_model(name, None) else {
+        let Ok(path) = resolve_model_offline(name) else {
             println!("skipped: {name} not fetched (python3 models/fetch.py {name})");
             continue;
         };

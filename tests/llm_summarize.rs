@@ -4,12 +4,12 @@
 mod common;
 
 use continuity::compact::Strategy;
-use continuity::llm::manifest::resolve_model;
+use continuity::llm::manifest::resolve_model_offline;
 
 #[test]
 #[ignore = "issue 3 open: never completed yet; minutes in debug builds. Run: cargo test --release --test llm_summarize -- --ignored"]
 fn governed_billing_dispute_with_smollm2() {
-    if resolve_model("smollm2-135m", None).is_err() {
+    if resolve_model_offline("smollm2-135m").is_err() {
         println!("skipped: smollm2-135m not fetched (python3 models/fetch.py smollm2-135m)");
         return;
     }

@@ -24,6 +24,9 @@ pub struct SamplingOptions {
     /// How many of the most recent *generated* tokens the penalty covers
     /// (prompt tokens are not penalized, so ids and amounts can be copied).
     pub repeat_last_n: usize,
+    /// Never complete an n-gram of this many tokens that the output already
+    /// holds (0 disables it): small models otherwise loop on a sentence.
+    pub no_repeat_ngram: usize,
 }
 
 impl Default for SamplingOptions {
@@ -35,6 +38,7 @@ impl Default for SamplingOptions {
             seed: 0,
             repeat_penalty: 1.0,
             repeat_last_n: 64,
+            no_repeat_ngram: 0,
         }
     }
 }
@@ -136,6 +140,22 @@ pub fn apply_repeat_penalty(logits: &mut [f32], recent: &[u32], penalty: f32) {
     }
 }
 
+/// Ban every token that would complete an `n`-gram already in `generated`
+/// (the rule of Hugging Face's `no_repeat_ngram_size`).
+pub fn ban_repeated_ngrams(logits: &mut [f32], generated: &[u32], n: usize) {
+    if n == 0 || generated.len() < n {
+        return;
+    }
+    let prefix = &generated[generated.len() - (n - 1)..];
+    for w in generated.windows(n) {
+        if &w[..n - 1] == prefix {
+            if let Some(l) = logits.get_mut(w[n - 1] as usize) {
+                *l = f32::NEG_INFINITY;
+            }
+        }
+    }
+}
+
 struct Sampler {
     greedy: bool,
     processor: LogitsProcessor,
@@ -226,6 +246,7 @@ pub fn generate_with(
         let s = &opts.sampling;
         let recent = &tokens[tokens.len().saturating_sub(s.repeat_last_n)..];
         apply_repeat_penalty(&mut logits, recent, s.repeat_penalty);
+        ban_repeated_ngrams(&mut logits, &tokens, s.no_repeat_ngram);
         let next = sampler.sample(std::mem::take(&mut logits))?;
         if stops.contains(&next) {
             break StopReason::StopToken;
@@ -278,5 +299,19 @@ mod tests {
         let mut l = vec![2.0, -2.0, 1.0];
         apply_repeat_penalty(&mut l, &[0, 1, 0], 2.0);
         assert_eq!(l, vec![1.0, -4.0, 1.0]);
+    }
+
+    #[test]
+    fn repeated_ngrams_are_banned() {
+        // "1 2 3 1 2" -> 3 would repeat the trigram "1 2 3".
+        let mut l = vec![0.0; 5];
+        ban_repeated_ngrams(&mut l, &[1, 2, 3, 1, 2], 3);
+        assert_eq!(l[3], f32::NEG_INFINITY);
+        assert_eq!(l.iter().filter(|v| v.is_infinite()).count(), 1);
+        // Off, or too short to repeat: nothing banned.
+        let mut l = vec![0.0; 5];
+        ban_repeated_ngrams(&mut l, &[1, 2, 3, 1, 2], 0);
+        ban_repeated_ngrams(&mut l, &[1, 2], 3);
+        assert!(l.iter().all(|v| *v == 0.0));
     }
 }

@@ -188,6 +188,9 @@ pub struct SearchPaths {
     pub models_dir: Option<PathBuf>,
     /// A Hugging Face hub cache (`.../hub`, containing `models--ORG--REPO`).
     pub hf_hub_dir: Option<PathBuf>,
+    /// Download from the Hugging Face hub (through `hf-hub`, into
+    /// `hf_hub_dir`) when no cache has the model.
+    pub download: bool,
 }
 
 impl SearchPaths {
@@ -213,9 +216,25 @@ impl SearchPaths {
                     .as_ref()
                     .map(|c| c.join("huggingface").join("hub"))
             });
+        // huggingface_hub's rule: HF_HUB_OFFLINE=1 (or true/yes/on) means offline.
+        let offline = std::env::var("HF_HUB_OFFLINE").is_ok_and(|v| {
+            matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "1" | "true" | "yes" | "on"
+            )
+        });
         SearchPaths {
             models_dir,
             hf_hub_dir,
+            download: !offline,
+        }
+    }
+
+    /// [`SearchPaths::from_env`] without downloads (tests, offline tools).
+    pub fn offline_from_env() -> Self {
+        SearchPaths {
+            download: false,
+            ..Self::from_env()
         }
     }
 }
@@ -226,13 +245,19 @@ pub fn resolve_model(name: &str, explicit_path: Option<&Path>) -> Result<PathBuf
     resolve_model_in(manifest()?, name, explicit_path, &SearchPaths::from_env())
 }
 
+/// [`resolve_model`] that never downloads (tests and offline tools).
+pub fn resolve_model_offline(name: &str) -> Result<PathBuf, ModelError> {
+    resolve_model_in(manifest()?, name, None, &SearchPaths::offline_from_env())
+}
+
 /// Resolution order: (1) `explicit_path`, used as is for any name so users can
 /// bring GGUFs the manifest does not know; a missing explicit path is an error,
 /// not a silent fallback. (2) The continuity cache, if sizes match the manifest
 /// (hashing hundreds of MB on every start is too slow; `fetch.py` verified the
 /// hash when it wrote the file). (3) The Hugging Face cache
 /// `models--ORG--REPO/snapshots/*/FILE`; for directory models, the first
-/// snapshot holding every listed file.
+/// snapshot holding every listed file. (4) Unless offline (`HF_HUB_OFFLINE=1`),
+/// a download from the hub into that cache with `hf-hub`.
 pub fn resolve_model_in(
     manifest: &Manifest,
     name: &str,
@@ -286,6 +311,12 @@ pub fn resolve_model_in(
         if let Some(p) = found {
             return Ok(p);
         }
+        if paths.download {
+            match download(spec, hf, hub) {
+                Ok(p) => return Ok(p),
+                Err(e) => searched.push(format!("download from huggingface.co failed: {e}")),
+            }
+        }
         let pattern = snapshots.join("*");
         searched.push(match &hf.file {
             Some(file) => pattern.join(file).display().to_string(),
@@ -300,6 +331,40 @@ pub fn resolve_model_in(
             searched.join(", ")
         },
     })
+}
+
+/// Fetch the model's file(s) from the hub into `hub` (hf-hub's cache layout),
+/// then check sizes against the manifest.
+fn download(spec: &ModelSpec, hf: &HfSource, hub: &Path) -> Result<PathBuf, String> {
+    let api = hf_hub::api::sync::ApiBuilder::from_cache(hf_hub::Cache::new(hub.to_path_buf()))
+        .with_progress(true)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let repo = api.model(hf.repo.clone());
+    match &hf.file {
+        Some(file) => {
+            let p = repo.get(file).map_err(|e| e.to_string())?;
+            if !file_has_size(&p, spec.size) {
+                return Err(format!("{} does not have the manifest's size", p.display()));
+            }
+            Ok(p)
+        }
+        None => {
+            let mut dir = None;
+            for f in &spec.files {
+                let p = repo.get(&f.path).map_err(|e| e.to_string())?;
+                if !file_has_size(&p, Some(f.size)) {
+                    return Err(format!("{} does not have the manifest's size", p.display()));
+                }
+                // The snapshot folder: strip the file's relative path.
+                dir = p
+                    .ancestors()
+                    .nth(Path::new(&f.path).components().count())
+                    .map(Path::to_path_buf);
+            }
+            dir.ok_or_else(|| "the manifest lists no files".to_string())
+        }
+    }
 }
 
 /// Regular file (symlinks followed) with the expected size, when one is known.
@@ -441,6 +506,7 @@ mod tests {
         let paths = SearchPaths {
             models_dir: Some(models.clone()),
             hf_hub_dir: Some(hub.clone()),
+            download: false,
         };
 
         // Nothing present: error names the fetch command and the searched paths.
@@ -501,6 +567,7 @@ mod tests {
         let paths = SearchPaths {
             models_dir: Some(models.clone()),
             hf_hub_dir: Some(tmp.path().join("hub")),
+            download: false,
         };
         // Incomplete cache dir and incomplete snapshot: not found.
         std::fs::write(models.join("tinydir/a.bin"), b"ab").expect("write");

@@ -38,6 +38,9 @@ pub struct LlmSettings {
     pub max_item_chars: usize,
     pub repeat_penalty: f32,
     pub repeat_last_n: usize,
+    /// See [`SamplingOptions::no_repeat_ngram`]; long enough that an id or
+    /// amount may be written twice.
+    pub no_repeat_ngram: usize,
     pub load: LoadOptions,
 }
 
@@ -48,6 +51,7 @@ impl Default for LlmSettings {
             max_item_chars: 800,
             repeat_penalty: 1.1,
             repeat_last_n: 64,
+            no_repeat_ngram: 6,
             load: LoadOptions::default(),
         }
     }
@@ -211,6 +215,7 @@ impl Summarizer for LlmSummarizer {
             sampling: SamplingOptions {
                 repeat_penalty: settings.repeat_penalty,
                 repeat_last_n: settings.repeat_last_n,
+                no_repeat_ngram: settings.no_repeat_ngram,
                 ..SamplingOptions::default()
             },
             extra_stop_tokens: Vec::new(),

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""candle (continuity) vs llama.cpp, side by side, on the same GGUF, the same
+token ids and the same thread count.
+
+    python3 -m venv /tmp/llvenv && /tmp/llvenv/bin/pip install llama-cpp-python==0.3.36 numpy
+    cargo build --release
+    /tmp/llvenv/bin/python benches/llama_cpp_side_by_side.py [--models smollm2-135m qwen2.5-0.5b]
+        [--sizes 1536 6144] [--decode 64] [--threads 2] [--repeats 1] [--markdown FILE]
+
+For each model and prompt size, a prompt of exactly that many tokens is made
+from the bundled billing-dispute transcript (repeated as needed) with
+llama.cpp's tokenizer; continuity's tokenizer gives the same ids (tests/
+gguf_tokenizer.rs). Each side then runs in its own child process:
+
+* llama.cpp (llama-cpp-python): prefill of the ids in one `eval` (n_batch 512),
+  then `--decode` greedy steps, one `eval` per token; its default settings
+  otherwise (f16 KV cache, no flash attention), with weight repacking off
+  (`use_extra_bufts = False`: it crashes on this machine's CPU);
+* continuity: `target/release/continuity generate --prompt-ids ... --ignore-stop --json`.
+
+Prefill tok/s = prompt tokens / prefill wall time; decode tok/s = (generated
+- 1) / wall time of the decode forwards (the first token comes from the
+prefill logits), timed the same way on both sides. Peak memory is the child's
+maximum resident set size (`wait4`). With --repeats > 1 the sides alternate and
+the medians are reported. Ratios are candle / llama.cpp: above 1 is faster
+(or, for memory, larger).
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CACHE = os.environ.get("CONTINUITY_MODELS_DIR", os.path.expanduser("~/.cache/continuity/models"))
+MODELS = {
+    "smollm2-135m": "SmolLM2-135M-Instruct.Q4_1.gguf",
+    "qwen2.5-0.5b": "qwen2.5-coder-0.5b-instruct-q5_0.gguf",
+    "gemma3-270m": "gemma-3-270m-q4_k_m.gguf",
+}
+
+
+def transcript_text():
+    with open(os.path.join(ROOT, "examples/billing-dispute/session.json")) as f:
+        session = json.load(f)
+    lines = []
+    for msg in session["messages"]:
+        content = msg["content"]
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        for part in content:
+            if part["type"] == "text":
+                lines.append(f"{msg['role']}: {part['text']}")
+            elif part["type"] == "tool_use":
+                lines.append(f"tool call {part['name']}({json.dumps(part['input'])})")
+            elif part["type"] == "tool_result":
+                body = part["content"]
+                if not isinstance(body, str):
+                    body = " ".join(p.get("text", "") for p in body)
+                lines.append(f"tool result: {body}")
+    return "\n".join(lines)
+
+
+def prompt_ids(path, size):
+    """Exactly `size` ids: BOS (when the model wants one) + transcript tokens."""
+    from llama_cpp import Llama
+
+    llm = Llama(model_path=path, vocab_only=True, verbose=False)
+    text = transcript_text()
+    body = llm.tokenize(text.encode(), add_bos=False, special=False)
+    bos = llm.tokenize(b"", add_bos=True, special=False)
+    ids = list(bos)
+    while len(ids) < size:
+        ids.extend(body[: size - len(ids)])
+    return ids
+
+
+def child_llama(path, ids_file, decode, threads):
+    """Runs in a child process; prints one JSON line."""
+    import numpy as np
+    import llama_cpp
+    from llama_cpp import Llama
+
+    default = llama_cpp.llama_model_default_params
+
+    def params():
+        p = default()
+        p.use_extra_bufts = False
+        return p
+
+    llama_cpp.llama.llama_cpp.llama_model_default_params = params
+    with open(ids_file) as f:
+        ids = json.load(f)
+    t = time.perf_counter()
+    llm = Llama(model_path=path, n_ctx=len(ids) + decode + 16, n_threads=threads,
+                n_threads_batch=threads, n_batch=512, n_ubatch=512, verbose=False, seed=0)
+    load_ms = (time.perf_counter() - t) * 1e3
+    n_vocab = llm.n_vocab()
+
+    def last_logits():
+        return np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(n_vocab,))
+
+    t = time.perf_counter()
+    llm.eval(ids)
+    prefill_ms = (time.perf_counter() - t) * 1e3
+    out = [int(np.argmax(last_logits()))]
+    t = time.perf_counter()
+    for _ in range(decode - 1):
+        llm.eval([out[-1]])
+        out.append(int(np.argmax(last_logits())))
+    decode_ms = (time.perf_counter() - t) * 1e3
+    print(json.dumps({"load_ms": load_ms, "prefill_ms": prefill_ms, "decode_ms": decode_ms,
+                      "generated_ids": out, "prompt_tokens": len(ids)}))
+
+
+def measure(cmd):
+    # wait4 gives the rusage of exactly this child.
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        os.dup2(w, 1)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        try:
+            os.execvp(cmd[0], cmd)
+        finally:
+            os._exit(127)
+    os.close(w)
+    chunks = []
+    while True:
+        b = os.read(r, 1 << 16)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(r)
+    _, status, usage = os.wait4(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"failed: {' '.join(cmd)}")
+    lines = b"".join(chunks).decode().strip().splitlines()
+    result = json.loads(lines[-1])
+    result["peak_rss_bytes"] = usage.ru_maxrss * 1024
+    return result
+
+
+def tok_s(n, ms):
+    return n * 1e3 / ms if ms > 0 else 0.0
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--child-llama":
+        child_llama(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
+        return
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--models", nargs="+", default=["smollm2-135m", "qwen2.5-0.5b"])
+    ap.add_argument("--sizes", nargs="+", type=int, default=[1536, 6144])
+    ap.add_argument("--decode", type=int, default=64)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--binary", default=os.path.join(ROOT, "target/release/continuity"))
+    ap.add_argument("--markdown", help="also write the table to this file")
+    args = ap.parse_args()
+    if not os.path.exists(args.binary):
+        sys.exit(f"{args.binary} not found: run `cargo build --release` first")
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.models:
+            path = os.path.join(CACHE, MODELS[name])
+            if not os.path.exists(path):
+                print(f"skipped: {name} not fetched (python3 models/fetch.py {name})", file=sys.stderr)
+                continue
+            for size in args.sizes:
+                ids_file = os.path.join(tmp, f"{name}-{size}.json")
+                with open(ids_file, "w") as f:
+                    json.dump(prompt_ids(path, size), f)
+                llama_runs, ours_runs = [], []
+                env_threads = {"RAYON_NUM_THREADS": str(args.threads)}
+                os.environ.update(env_threads)
+                for _ in range(args.repeats):
+                    llama_runs.append(measure([sys.executable, os.path.abspath(__file__), "--child-llama",
+                                               path, ids_file, str(args.decode), str(args.threads)]))
+                    ours_runs.append(measure([args.binary, "generate", "--model", name, "--model-path", path,
+                                              "--prompt-ids", ids_file, "--max-new-tokens", str(args.decode),
+                                              "--ignore-stop", "--json"]))
+
+                def med(runs, f):
+                    return statistics.median(f(r) for r in runs)
+
+                lp = med(llama_runs, lambda r: tok_s(r["prompt_tokens"], r["prefill_ms"]))
+                ld = med(llama_runs, lambda r: tok_s(len(r["generated_ids"]) - 1, r["decode_ms"]))
+                op = med(ours_runs, lambda r: r["prefill_tokens_per_s"])
+                od = med(ours_runs, lambda r: r["decode_tokens_per_s"])
+                lm = med(llama_runs, lambda r: r["peak_rss_bytes"])
+                om = med(ours_runs, lambda r: r["peak_rss_bytes"])
+                a, b = llama_runs[0]["generated_ids"], ours_runs[0]["generated_ids"]
+                same = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+                row = dict(model=name, tokens=size, llama_prefill=lp, ours_prefill=op, llama_decode=ld,
+                           ours_decode=od, llama_mib=lm / 2**20, ours_mib=om / 2**20, same_prefix=same,
+                           n=len(a))
+                rows.append(row)
+                print(f"{name} {size}: prefill {op:.1f} vs {lp:.1f} tok/s ({op / lp:.2f}x), "
+                      f"decode {od:.1f} vs {ld:.1f} tok/s ({od / ld:.2f}x), "
+                      f"peak {om / 2**20:.0f} vs {lm / 2**20:.0f} MiB; greedy ids equal for {same}/{len(a)}",
+                      file=sys.stderr, flush=True)
+
+    lines = [
+        f"| model | prompt tokens | prefill tok/s candle | llama.cpp | ratio | decode tok/s candle | llama.cpp | ratio | peak MiB candle | llama.cpp | ratio | greedy ids equal |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['model']} | {r['tokens']} | {r['ours_prefill']:.1f} | {r['llama_prefill']:.1f} | "
+            f"{r['ours_prefill'] / r['llama_prefill']:.2f} | {r['ours_decode']:.1f} | {r['llama_decode']:.1f} | "
+            f"{r['ours_decode'] / r['llama_decode']:.2f} | {r['ours_mib']:.0f} | {r['llama_mib']:.0f} | "
+            f"{r['ours_mib'] / r['llama_mib']:.2f} | {r['same_prefix']}/{r['n']} |"
+        )
+    table = "\n".join(lines) + "\n"
+    print(table, end="")
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(f"threads {args.threads}, decode {args.decode} greedy tokens, repeats {args.repeats}\n\n")
+            f.write(table)
+
+
+if __name__ == "__main__":
+    main()
