@@ -4,7 +4,9 @@
 
 pub mod arch;
 pub mod chat;
+pub mod cpu;
 pub mod generate;
 pub mod gguf_tokenizer;
 pub mod manifest;
 pub mod model;
+pub mod quant;

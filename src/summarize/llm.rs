@@ -92,6 +92,7 @@ impl LlmSummarizer {
     /// Load the model now (otherwise the first `summarize` does).
     pub fn load(&mut self) -> Result<&mut Model, Error> {
         if self.model.is_none() {
+            crate::llm::cpu::warn_build_features_once();
             let m = Model::load(&self.label, &self.path, self.settings.load).map_err(|e| {
                 Error::Summarizer {
                     name: self.label.clone(),

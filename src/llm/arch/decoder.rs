@@ -13,12 +13,16 @@
 //!   (llama.cpp: masked when `q_pos - k_pos >= window`) in prefill *and*
 //!   decode, and the causal mask accounts for cached positions, so prefill can
 //!   run in chunks;
-//! * RMSNorm accumulates the sum of squares in f64 as ggml does.
+//! * RMSNorm accumulates the sum of squares in f64 as ggml does;
+//! * Q4_1/Q5_0/Q5_1/Q8_0 matrices run on our kernels (`llm::quant`, ggml's
+//!   algorithm with SIMD), other types on candle's `QMatMul` ([`Linear`]).
 
 use std::sync::Arc;
 
 use candle_core::quantized::{gguf_file, GgmlDType, QMatMul, QTensor};
 use candle_core::{bail, DType, Device, Module, Result, Tensor};
+
+use crate::llm::quant::{Kernel, QWeights};
 
 /// The GGUF architectures this decoder implements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,6 +81,43 @@ pub struct LoadOptions {
     /// kernels for Q8_0 but runs those formats in scalar code. Costs exact
     /// agreement with llama.cpp (the weights change slightly).
     pub requantize_q8: bool,
+    /// Which matmul implementation runs the quantized weights.
+    pub matmul: MatmulImpl,
+}
+
+/// Matmul implementation for quantized weight matrices.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum MatmulImpl {
+    /// Our kernels for the formats `llm::quant` has, candle for the rest.
+    #[default]
+    Ours,
+    /// candle's `QMatMul` for everything (the reference path).
+    Candle,
+}
+
+/// A weight matrix applied as `x W^T`.
+#[derive(Debug, Clone)]
+enum Linear {
+    Ours(Arc<QWeights>),
+    Candle(QMatMul),
+}
+
+impl Linear {
+    fn new(t: Arc<QTensor>, opts: LoadOptions) -> Result<Self> {
+        if opts.matmul == MatmulImpl::Ours {
+            if let Some(w) = QWeights::from_qtensor(&t)? {
+                return Ok(Linear::Ours(Arc::new(w)));
+            }
+        }
+        Ok(Linear::Candle(QMatMul::from_arc(t)?))
+    }
+
+    fn forward(&self, x: &Tensor) -> Result<Tensor> {
+        match self {
+            Linear::Ours(w) => w.forward(x, Kernel::best()),
+            Linear::Candle(m) => m.forward(x),
+        }
+    }
 }
 
 fn md<'a>(ct: &'a gguf_file::Content, key: &str) -> Option<&'a gguf_file::Value> {
@@ -232,9 +273,9 @@ fn load_matmul<R: std::io::Read + std::io::Seek>(
     r: &mut R,
     name: &str,
     opts: LoadOptions,
-) -> Result<QMatMul> {
+) -> Result<Linear> {
     let t = ct.tensor(r, name, &Device::Cpu)?;
-    QMatMul::from_qtensor(maybe_requantize(t, opts)?)
+    Linear::new(Arc::new(maybe_requantize(t, opts)?), opts)
 }
 
 fn maybe_requantize(t: QTensor, opts: LoadOptions) -> Result<QTensor> {
@@ -316,10 +357,10 @@ impl KvCache {
 #[derive(Debug, Clone)]
 struct Layer {
     attn_norm: RmsNorm,
-    wq: QMatMul,
-    wk: QMatMul,
-    wv: QMatMul,
-    wo: QMatMul,
+    wq: Linear,
+    wk: Linear,
+    wv: Linear,
+    wo: Linear,
     bq: Option<Tensor>,
     bk: Option<Tensor>,
     bv: Option<Tensor>,
@@ -328,9 +369,9 @@ struct Layer {
     post_attn_norm: Option<RmsNorm>,
     ffn_norm: RmsNorm,
     post_ffn_norm: Option<RmsNorm>,
-    gate: QMatMul,
-    up: QMatMul,
-    down: QMatMul,
+    gate: Linear,
+    up: Linear,
+    down: Linear,
     sliding: bool,
     rope_base: f32,
     cache: KvCache,
@@ -530,7 +571,7 @@ pub struct Decoder {
     embed: Arc<QTensor>,
     layers: Vec<Layer>,
     norm: RmsNorm,
-    output: QMatMul,
+    output: Linear,
 }
 
 impl Decoder {
@@ -546,12 +587,10 @@ impl Decoder {
         let output = if ct.tensor_infos.contains_key("output.weight") {
             load_matmul(ct, r, "output.weight", opts)?
         } else if opts.requantize_q8 {
-            QMatMul::from_qtensor(maybe_requantize(
-                ct.tensor(r, "token_embd.weight", &Device::Cpu)?,
-                opts,
-            )?)?
+            let t = ct.tensor(r, "token_embd.weight", &Device::Cpu)?;
+            Linear::new(Arc::new(maybe_requantize(t, opts)?), opts)?
         } else {
-            QMatMul::from_arc(embed.clone())?
+            Linear::new(embed.clone(), opts)?
         };
         let norm = RmsNorm::load(ct, r, "output_norm.weight", eps)?;
         let gemma = arch == Arch::Gemma3;
