@@ -457,7 +457,16 @@ pub fn train_combiner(
 
 /// The combiner file as TOML.
 pub fn combiner_toml(f: &combine::CombinerFile) -> Result<String> {
-    let body = toml::to_string(f).map_err(|e| Error::Internal(e.to_string()))?;
+    let r = |x: &f32| (x * 1e4).round() / 1e4;
+    let mut f = f.clone();
+    for c in &mut f.combiners {
+        c.mean = c.mean.iter().map(r).collect();
+        c.std = c.std.iter().map(r).collect();
+        for w in &mut c.weights {
+            *w = w.iter().map(r).collect();
+        }
+    }
+    let body = toml::to_string(&f).map_err(|e| Error::Internal(e.to_string()))?;
     Ok(format!(
         "# Written by `continuity eval-bench --calibrate`: logistic-regression\n\
          # combiners trained on the calibration split only, one per judge.\n\

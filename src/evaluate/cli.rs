@@ -141,21 +141,18 @@ pub fn eval_bench(dir: &Path, calibrate: bool, json: bool, judge: &str) -> Resul
     } else {
         combiners.get(judge)
     };
-    let default_c = if judge == "none" {
-        none_c.clone()
-    } else {
-        judge_c.clone()
-    };
+    let default_c = judge_c.clone().or_else(|| none_c.clone());
     let count = |split: &str| {
         set.items
             .iter()
             .filter(|(i, _)| split == "all" || i.split == split)
             .count()
     };
-    let default_name = match (&default_c, judge) {
-        (Some(_), "none") => "combiner (no judge)".to_string(),
-        (Some(_), j) => format!("combiner + judge {j}"),
-        (None, _) => "threshold rules".to_string(),
+    let default_name = match (&judge_c, &none_c, judge) {
+        (Some(_), _, j) => format!("combiner + judge {j}"),
+        (None, Some(_), "none") => "combiner (no judge)".to_string(),
+        (None, Some(_), j) => format!("combiner (no judge; judge {j} scores reported only)"),
+        (None, None, _) => "threshold rules".to_string(),
     };
     out.push_str(&format!("default decision: {default_name}\n"));
     let mut report = serde_json::Map::new();
