@@ -18,6 +18,9 @@
 //!    generated from it, and an optional LLM judge ([`judge`]).
 //! 4. Thresholds come from `eval/faithfulness/thresholds.toml`, calibrated on
 //!    the calibration split by `continuity eval-bench --calibrate`.
+//! 5. The verdict is the trained combiner's ([`combine`]): a logistic
+//!    regression over these signals and the threshold rules' verdict,
+//!    trained on the calibration split only (`combiner.toml`).
 
 pub mod bench;
 pub mod cli;
