@@ -127,17 +127,26 @@ enum Command {
         /// One JSON object per summary instead of tables
         #[arg(long)]
         json: bool,
+        /// LLM judge model (smollm2-135m, qwen2.5-0.5b, gemma3-270m) or
+        /// `none` (embedder and deterministic checks only)
+        #[arg(long, value_name = "NAME|none", default_value = continuity::evaluate::DEFAULT_JUDGE)]
+        judge: String,
     },
     /// Score the evaluator on the labeled faithfulness set
     EvalBench {
         /// The set's directory (cases.toml, summaries.jsonl, thresholds.toml)
         #[arg(long, default_value = "eval/faithfulness")]
         dir: PathBuf,
-        /// Grid-search thresholds on the calibration split and write them
+        /// Grid-search thresholds and train the combiner on the calibration
+        /// split; write thresholds.toml and combiner.toml
         #[arg(long)]
         calibrate: bool,
         #[arg(long)]
         json: bool,
+        /// LLM judge model (smollm2-135m, qwen2.5-0.5b, gemma3-270m) or
+        /// `none`
+        #[arg(long, value_name = "NAME|none", default_value = continuity::evaluate::DEFAULT_JUDGE)]
+        judge: String,
     },
     /// Re-run compaction over recorded sessions under every condition and
     /// report what survived at each action (report.md, replay.sqlite, SVGs)
@@ -796,6 +805,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             summary,
             summaries,
             json,
+            judge,
         } => {
             let out = continuity::evaluate::cli::eval(
                 &input,
@@ -803,6 +813,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 summary.as_deref(),
                 summaries.as_deref(),
                 json,
+                &judge,
             )?;
             print!("{out}");
         }
@@ -810,10 +821,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             dir,
             calibrate,
             json,
+            judge,
         } => {
             print!(
                 "{}",
-                continuity::evaluate::cli::eval_bench(&dir, calibrate, json)?
+                continuity::evaluate::cli::eval_bench(&dir, calibrate, json, &judge)?
             );
         }
         Command::Replay {

@@ -156,3 +156,74 @@ fn eval_cli_json_lines() {
         }
     }
 }
+
+/// The LLM judge with a real GGUF model (smollm2-135m, the smallest):
+/// label log-probabilities give a distribution, and reusing the KV prefix
+/// (few-shot block, then the fact) gives the scores of the full run, up to
+/// the numeric difference between chunked and incremental prefill.
+#[test]
+fn llm_judge_label_logprobs_with_prefix_reuse() {
+    use continuity::evaluate::judge::{LlmJudge, PromptStyle};
+    use continuity::evaluate::EntailmentJudge;
+    let mut j = match LlmJudge::load("smollm2-135m", PromptStyle::FewShot) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("skipping: smollm2-135m not available ({e}); fetch it with: python3 models/fetch.py smollm2-135m");
+            return;
+        }
+    };
+    let fact = "Ticket OPS-8812 is still open, and the export file has not been sent or published to anyone yet.";
+    let a = j
+        .judge(fact, "OPS-8812 remains open; nothing has been sent.")
+        .unwrap();
+    let b = j
+        .judge(fact, "The export was emailed to the auditor.")
+        .unwrap();
+    let a2 = j
+        .judge(fact, "OPS-8812 remains open; nothing has been sent.")
+        .unwrap();
+    for n in [a, b] {
+        assert!(
+            (n.entails + n.neutral + n.contradicts - 1.0).abs() < 1e-4,
+            "{n:?}"
+        );
+    }
+    assert!((a.entails - a2.entails).abs() < 0.05, "{a:?} vs {a2:?}");
+    assert!(
+        (a.contradicts - a2.contradicts).abs() < 0.05,
+        "{a:?} vs {a2:?}"
+    );
+    assert_ne!(a, b);
+}
+
+/// Each verdict with the real models: MiniLM, the trained combiner and the
+/// smollm2-135m judge (whose probabilities are reported on mentioned facts).
+#[test]
+fn each_verdict_with_the_llm_judge() {
+    let Ok(embedder) = load_embedder() else {
+        eprintln!(
+            "skipping: minilm-l6 not available; fetch it with: python3 models/fetch.py minilm-l6"
+        );
+        return;
+    };
+    let mut ev = match Evaluator::with_judge(embedder, "smollm2-135m") {
+        Ok(ev) => ev,
+        Err(e) => {
+            eprintln!("skipping: smollm2-135m not available ({e}); fetch it with: python3 models/fetch.py smollm2-135m");
+            return;
+        }
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (records, key) = case(
+        &root.join("tests/fixtures/openai/ops-export.json"),
+        &root.join("eval/faithfulness/ops-export/key.toml"),
+    );
+    let text = "Export job exp_5f31c2 succeeded with only the aggregated table (36 rows) and the DLP scan found no personal data. \
+                Ticket OPS-8812 is closed and the export was already emailed to Dana.";
+    let r = ev.evaluate(&records, &key, "t", text).unwrap();
+    assert_eq!(verdict(&r, "OF2"), Verdict::Supported, "{r:#?}");
+    assert_eq!(verdict(&r, "OF3"), Verdict::Omitted, "{r:#?}");
+    assert_eq!(verdict(&r, "OF5"), Verdict::Contradicted, "{r:#?}");
+    let of2 = r.facts.iter().find(|f| f.id == "OF2").unwrap();
+    assert!(of2.judge.is_some(), "{of2:?}");
+}

@@ -14,7 +14,8 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{verdicts, Analysis, Evaluator, Records, Thresholds, Verdict};
+use super::combine::{self, Combiner};
+use super::{final_verdicts, Analysis, Evaluator, Records, Thresholds, Verdict};
 use crate::error::{Error, Result, Source};
 use crate::facts::FactKey;
 
@@ -249,14 +250,20 @@ pub fn analyze_set(ev: &mut Evaluator, set: &Set) -> Result<Analyzed> {
 pub type Pair = (Verdict, Verdict);
 
 /// (gold, predicted) pairs for the items of `split` ("all" for every item).
-pub fn pairs(analyzed: &Analyzed, split: &str, t: &Thresholds) -> (Vec<Pair>, Vec<Pair>) {
-    pairs_where(analyzed, t, |item| split == "all" || item.split == split)
+pub fn pairs(
+    analyzed: &Analyzed,
+    split: &str,
+    t: &Thresholds,
+    c: Option<&Combiner>,
+) -> (Vec<Pair>, Vec<Pair>) {
+    pairs_where(analyzed, t, c, |item| split == "all" || item.split == split)
 }
 
 /// (gold, predicted) pairs for the items `keep` accepts.
 pub fn pairs_where(
     analyzed: &Analyzed,
     t: &Thresholds,
+    c: Option<&Combiner>,
     keep: impl Fn(&Item) -> bool,
 ) -> (Vec<Pair>, Vec<Pair>) {
     let mut ours = Vec::new();
@@ -265,8 +272,8 @@ pub fn pairs_where(
         if !keep(item) {
             continue;
         }
-        let v = verdicts(a, t);
-        for (fid, pred) in a.fact_ids.iter().zip(v) {
+        let v = final_verdicts(a, t, c);
+        for (fid, (pred, _)) in a.fact_ids.iter().zip(v) {
             let Some(gold) = item.labels.get(fid) else {
                 continue;
             };
@@ -289,7 +296,7 @@ fn objective(analyzed: &Analyzed, t: &Thresholds, cases: &[String]) -> f64 {
     cases
         .iter()
         .map(|c| {
-            let (p, _) = pairs_where(analyzed, t, |i| i.split == "calib" && &i.case == c);
+            let (p, _) = pairs_where(analyzed, t, None, |i| i.split == "calib" && &i.case == c);
             Scores::from_pairs(&p).balanced_accuracy
         })
         .fold(f64::INFINITY, f64::min)
@@ -337,7 +344,7 @@ pub fn calibrate(analyzed: &Analyzed, base: &Thresholds) -> (Thresholds, f64) {
             }
         }
     }
-    let (p, _) = pairs(analyzed, "calib", &best.0);
+    let (p, _) = pairs(analyzed, "calib", &best.0, None);
     (best.0, Scores::from_pairs(&p).balanced_accuracy)
 }
 
@@ -368,12 +375,128 @@ pub fn thresholds_toml(t: &Thresholds, calib_ba: f64) -> String {
     let conflict_mention = big(t.conflict_mention);
     let part_discount = big(t.part_discount);
     let rel_mention = big(t.rel_mention);
+    let judge = big(t.judge);
     format!(
         "# Written by `continuity eval-bench --calibrate` (grid search on the\n\
          # calibration split; balanced accuracy there {calib_ba:.3}). Embedded in\n\
          # the library by src/evaluate/mod.rs.\n\
          mention = {}\nconflict_mention = {conflict_mention}\nrel_mention = {rel_mention}\nrel_gap = {}\nanchor_bonus = {}\nid_bonus = {}\nforeign_penalty = {}\npart_discount = {part_discount}\nmargin = {}\ncontrast = {contrast}\n\
-         unsupported = {}\njudge = {}\nlexicon = {}\nvalues = {}\n",
-        (t.mention * 1000.0).round() / 1000.0, t.rel_gap, t.anchor_bonus, t.id_bonus, t.foreign_penalty, t.margin, t.unsupported, t.judge, t.lexicon, t.values
+         unsupported = {}\njudge = {judge}\nlexicon = {}\nvalues = {}\n",
+        (t.mention * 1000.0).round() / 1000.0, t.rel_gap, t.anchor_bonus, t.id_bonus, t.foreign_penalty, t.margin, t.unsupported, t.lexicon, t.values
     )
+}
+
+/// Labeled feature rows of the items `keep` accepts: (features, gold, case).
+pub fn rows(
+    analyzed: &Analyzed,
+    t: &Thresholds,
+    keep: impl Fn(&Item) -> bool,
+) -> (Vec<Vec<f32>>, Vec<Verdict>, Vec<String>) {
+    let mut xs = Vec::new();
+    let mut ys = Vec::new();
+    let mut cs = Vec::new();
+    for (item, a) in &analyzed.items {
+        if !keep(item) {
+            continue;
+        }
+        for (fid, x) in a.fact_ids.iter().zip(combine::features(a, t)) {
+            if let Some(gold) = item.labels.get(fid) {
+                xs.push(x);
+                ys.push(*gold);
+                cs.push(item.case.clone());
+            }
+        }
+    }
+    (xs, ys, cs)
+}
+
+/// Train the combiner on the calibration split. The L2 strength is chosen
+/// by leave-one-case-out cross-validation inside the calibration split (the
+/// worst case's balanced accuracy); the held-out split is not read.
+/// Returns the combiner and its cross-validated balanced accuracy.
+pub fn train_combiner(
+    analyzed: &Analyzed,
+    t: &Thresholds,
+    judge: &str,
+    with_judge: bool,
+) -> (Combiner, f64) {
+    let (xs, ys, cs) = rows(analyzed, t, |i| i.split == "calib");
+    let mask = combine::mask(with_judge);
+    let mut cases: Vec<String> = cs.clone();
+    cases.sort();
+    cases.dedup();
+    let name = if with_judge { judge } else { "none" };
+    let mut best = (f32::NAN, -1.0f64);
+    for l2 in [0.001f32, 0.01, 0.03, 0.1, 0.3] {
+        let mut worst = f64::INFINITY;
+        for c in &cases {
+            let tr: Vec<usize> = (0..xs.len()).filter(|i| &cs[*i] != c).collect();
+            let te: Vec<usize> = (0..xs.len()).filter(|i| &cs[*i] == c).collect();
+            if tr.is_empty() || te.is_empty() {
+                continue;
+            }
+            let txs: Vec<Vec<f32>> = tr.iter().map(|i| xs[*i].clone()).collect();
+            let tys: Vec<Verdict> = tr.iter().map(|i| ys[*i]).collect();
+            let m = Combiner::train(&txs, &tys, l2, name, &mask);
+            let p: Vec<Pair> = te.iter().map(|i| (ys[*i], m.verdict(&xs[*i]).0)).collect();
+            worst = worst.min(Scores::from_pairs(&p).balanced_accuracy);
+        }
+        if worst > best.1 + 1e-9 {
+            best = (l2, worst);
+        }
+    }
+    let l2 = if best.0.is_nan() { 0.01 } else { best.0 };
+    let mut m = Combiner::train(&xs, &ys, l2, name, &mask);
+    m.note = format!(
+        "trained on {} calibration pairs; leave-one-case-out balanced accuracy (worst case) {:.3}",
+        xs.len(),
+        best.1
+    );
+    (m, best.1)
+}
+
+/// The combiner file as TOML.
+pub fn combiner_toml(f: &combine::CombinerFile) -> Result<String> {
+    let r = |x: &f32| (x * 1e4).round() / 1e4;
+    let mut f = f.clone();
+    for c in &mut f.combiners {
+        c.mean = c.mean.iter().map(r).collect();
+        c.std = c.std.iter().map(r).collect();
+        for w in &mut c.weights {
+            *w = w.iter().map(r).collect();
+        }
+    }
+    let body = toml::to_string(&f).map_err(|e| Error::Internal(e.to_string()))?;
+    Ok(format!(
+        "# Written by `continuity eval-bench --calibrate`: logistic-regression\n\
+         # combiners trained on the calibration split only, one per judge.\n\
+         # Embedded in the library by src/evaluate/combine.rs.\n{body}"
+    ))
+}
+
+/// The judge alone on the aligned clause: omitted where the threshold rules
+/// find no clause, else contradicted when the judge gives "contradicts" more
+/// probability than "agrees" on the best-aligned clause it read.
+pub fn judge_alone_pairs(analyzed: &Analyzed, split: &str, t: &Thresholds) -> Vec<Pair> {
+    let mut out = Vec::new();
+    for (item, a) in &analyzed.items {
+        if split != "all" && item.split != split {
+            continue;
+        }
+        let rules = super::verdicts(a, t);
+        for (fi, fid) in a.fact_ids.iter().enumerate() {
+            let Some(gold) = item.labels.get(fid) else {
+                continue;
+            };
+            let j = a.signals[fi].iter().filter_map(|s| s.judge).next();
+            let pred = match (rules[fi], j) {
+                (Verdict::Omitted, _) => Verdict::Omitted,
+                (_, Some(j)) if j.contradicts > j.entails => Verdict::Contradicted,
+                (_, Some(_)) => Verdict::Supported,
+                (r, None) => r,
+            };
+            out.push((*gold, pred));
+        }
+    }
+    out
 }

@@ -6,6 +6,7 @@ use std::time::Instant;
 use serde::Deserialize;
 
 use super::bench::{self, Scores};
+use super::combine::{Combiner, CombinerFile};
 use super::{load_embedder, render_table, Evaluator, Records, Thresholds};
 use crate::error::{Error, InputError, Result, Source};
 use crate::facts::FactKey;
@@ -25,6 +26,7 @@ pub fn eval(
     summary: Option<&Path>,
     summaries: Option<&Path>,
     json: bool,
+    judge: &str,
 ) -> Result<String> {
     let (t, _) = crate::io::read_transcript(input)?;
     let key_text = std::fs::read_to_string(key_path).map_err(|e| {
@@ -67,7 +69,7 @@ pub fn eval(
         }
     }
     let records = Records::from_transcript(&t);
-    let mut ev = Evaluator::new(load_embedder()?);
+    let mut ev = Evaluator::with_judge(load_embedder()?, judge)?;
     let mut out = String::new();
     for (id, text) in todo {
         let r = ev.evaluate(&records, &key, &id, &text)?;
@@ -82,120 +84,222 @@ pub fn eval(
     Ok(out)
 }
 
-/// `continuity eval-bench`: score the labeled set; with `calibrate`, first
-/// grid-search thresholds on the calibration split and write them to
-/// `DIR/thresholds.toml`.
-pub fn eval_bench(dir: &Path, calibrate: bool, json: bool) -> Result<String> {
+/// `continuity eval-bench`: score the labeled set with `judge` ("none" for
+/// none). With `calibrate`, first grid-search thresholds and train the
+/// combiners (without a judge, and with `judge`) on the calibration split,
+/// and write `DIR/thresholds.toml` and `DIR/combiner.toml`.
+pub fn eval_bench(dir: &Path, calibrate: bool, json: bool, judge: &str) -> Result<String> {
     let set = bench::load_set(dir)?;
     let load_start = Instant::now();
-    let mut ev = Evaluator::new(load_embedder()?);
+    let mut ev = Evaluator::with_judge(load_embedder()?, judge)?;
     let load_s = load_start.elapsed().as_secs_f64();
     let file = dir.join("thresholds.toml");
     if let Ok(text) = std::fs::read_to_string(&file) {
         ev.thresholds = toml::from_str(&text)
             .map_err(|e| Error::Internal(format!("{}: {e}", file.display())))?;
     }
+    let cfile = dir.join("combiner.toml");
+    let mut combiners = std::fs::read_to_string(&cfile)
+        .ok()
+        .and_then(|t| CombinerFile::parse(&t))
+        .unwrap_or_default();
     let analyzed = bench::analyze_set(&mut ev, &set)?;
     let mut out = String::new();
     let mut t = ev.thresholds;
+    let write = |path: &Path, text: String| {
+        std::fs::write(path, text).map_err(|e| Error::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })
+    };
     if calibrate {
         let (best, ba) = bench::calibrate(&analyzed, &t);
         t = best;
-        std::fs::write(&file, bench::thresholds_toml(&t, ba)).map_err(|e| Error::Io {
-            path: file.clone(),
-            source: e,
-        })?;
+        write(&file, bench::thresholds_toml(&t, ba))?;
         out.push_str(&format!(
-            "calibrated on calib split: balanced accuracy {ba:.3}; wrote {}\n",
+            "calibrated thresholds on calib split: balanced accuracy {ba:.3}; wrote {}\n",
             file.display()
         ));
+        let mut variants = vec![false];
+        if judge != "none" {
+            variants.push(true);
+        }
+        for with_judge in variants {
+            let (c, cv) = bench::train_combiner(&analyzed, &t, judge, with_judge);
+            out.push_str(&format!(
+                "trained combiner '{}' on calib split (l2 {}): leave-one-case-out balanced accuracy {cv:.3}\n",
+                c.judge, c.l2
+            ));
+            combiners.put(c);
+        }
+        write(&cfile, bench::combiner_toml(&combiners)?)?;
+        out.push_str(&format!("wrote {}\n", cfile.display()));
     }
+    let none_c = combiners.get("none");
+    let judge_c = if judge == "none" {
+        None
+    } else {
+        combiners.get(judge)
+    };
+    let default_c = judge_c.clone().or_else(|| none_c.clone());
     let count = |split: &str| {
         set.items
             .iter()
             .filter(|(i, _)| split == "all" || i.split == split)
             .count()
     };
+    let default_name = match (&judge_c, &none_c, judge) {
+        (Some(_), _, j) => format!("combiner + judge {j}"),
+        (None, Some(_), "none") => "combiner (no judge)".to_string(),
+        (None, Some(_), j) => format!("combiner (no judge; judge {j} scores reported only)"),
+        (None, None, _) => "threshold rules".to_string(),
+    };
+    out.push_str(&format!("default decision: {default_name}\n"));
     let mut report = serde_json::Map::new();
     for split in ["calib", "heldout"] {
-        let (ours, kw) = bench::pairs(&analyzed, split, &t);
+        let (ours, kw) = bench::pairs(&analyzed, split, &t, default_c.as_ref());
         let s = Scores::from_pairs(&ours);
         let k = Scores::from_pairs(&kw);
         out.push_str(&format!("== split {split}: {} summaries\n", count(split)));
-        out.push_str(&s.render("evaluator"));
+        out.push_str(&s.render(&format!("evaluator ({default_name})")));
         out.push_str(&k.render("keyword check"));
-        // Ablations: each signal off in turn.
-        let ablate = |name: &str, t2: Thresholds| {
-            let (p, _) = bench::pairs(&analyzed, split, &t2);
-            format!(
-                "  without {name}: {:.3}\n",
-                Scores::from_pairs(&p).balanced_accuracy
-            )
+        let ba = |c: Option<&Combiner>, t2: &Thresholds| {
+            let (p, _) = bench::pairs(&analyzed, split, t2, c);
+            Scores::from_pairs(&p).balanced_accuracy
         };
-        out.push_str(&ablate(
-            "lexicon",
-            Thresholds {
-                lexicon: false,
-                ..t
-            },
-        ));
-        out.push_str(&ablate("value checks", Thresholds { values: false, ..t }));
-        out.push_str(&ablate(
-            "counterfactual contrast",
-            Thresholds {
-                contrast: f32::MAX,
-                ..t
-            },
-        ));
-        out.push_str(&ablate(
-            "anchor bonus",
-            Thresholds {
-                anchor_bonus: 0.0,
-                ..t
-            },
-        ));
-        out.push_str(&ablate("id bonus", Thresholds { id_bonus: 0.0, ..t }));
-        out.push_str(&ablate(
-            "relative alignment",
-            Thresholds {
-                rel_mention: f32::MAX,
-                ..t
-            },
-        ));
-        out.push_str(&ablate(
-            "foreign-id penalty",
-            Thresholds {
-                foreign_penalty: 0.0,
-                ..t
-            },
-        ));
-        out.push_str(&ablate(
-            "fact-clause alignment",
-            Thresholds {
-                part_discount: f32::MAX,
-                ..t
-            },
-        ));
-        out.push_str(&ablate(
-            "lower alignment for conflicting clauses",
-            Thresholds {
-                conflict_mention: f32::MAX,
-                ..t
-            },
-        ));
+        let mut variants = serde_json::Map::new();
+        out.push_str("  variants (balanced accuracy):\n");
+        let mut row = |name: &str, v: f64| {
+            out.push_str(&format!("    {name:<44} {v:.3}\n"));
+            variants.insert(name.to_string(), serde_json::json!(v));
+        };
+        row(
+            "threshold rules (embedder, lexicon, values)",
+            ba(
+                None,
+                &Thresholds {
+                    judge: f32::MAX,
+                    ..t
+                },
+            ),
+        );
+        if let Some(c) = &none_c {
+            row("combiner, no judge", ba(Some(c), &t));
+        }
+        if judge != "none" {
+            let jp = bench::judge_alone_pairs(&analyzed, split, &t);
+            row(
+                &format!("rules for mention + judge {judge} alone"),
+                Scores::from_pairs(&jp).balanced_accuracy,
+            );
+            row(
+                &format!("rules + judge {judge} (p(contradicts) > 0.5)"),
+                ba(None, &Thresholds { judge: 0.5, ..t }),
+            );
+            if let Some(c) = &judge_c {
+                row(&format!("combiner + judge {judge}"), ba(Some(c), &t));
+            }
+        }
+        // Ablations of the threshold rules: each signal off in turn.
+        let ablations: Vec<(&str, Thresholds)> = vec![
+            (
+                "lexicon",
+                Thresholds {
+                    lexicon: false,
+                    ..t
+                },
+            ),
+            ("value checks", Thresholds { values: false, ..t }),
+            (
+                "counterfactual contrast",
+                Thresholds {
+                    contrast: f32::MAX,
+                    ..t
+                },
+            ),
+            (
+                "anchor bonus",
+                Thresholds {
+                    anchor_bonus: 0.0,
+                    ..t
+                },
+            ),
+            ("id bonus", Thresholds { id_bonus: 0.0, ..t }),
+            (
+                "relative alignment",
+                Thresholds {
+                    rel_mention: f32::MAX,
+                    ..t
+                },
+            ),
+            (
+                "foreign-id penalty",
+                Thresholds {
+                    foreign_penalty: 0.0,
+                    ..t
+                },
+            ),
+            (
+                "fact-clause alignment",
+                Thresholds {
+                    part_discount: f32::MAX,
+                    ..t
+                },
+            ),
+            (
+                "lower alignment for conflicting clauses",
+                Thresholds {
+                    conflict_mention: f32::MAX,
+                    ..t
+                },
+            ),
+        ];
+        out.push_str(&format!("  ablations of the default ({default_name}):\n"));
+        for (name, t2) in ablations {
+            out.push_str(&format!(
+                "    without {name}: {:.3}\n",
+                ba(default_c.as_ref(), &t2)
+            ));
+        }
         report.insert(
             split.to_string(),
-            serde_json::json!({"summaries": count(split), "evaluator": s, "keyword": k}),
+            serde_json::json!({"summaries": count(split), "evaluator": s, "keyword": k, "variants": variants}),
         );
+    }
+    // Development aid: list the default's errors on one split.
+    if let Ok(split) = std::env::var("CONTINUITY_BENCH_ERRORS") {
+        for (item, a) in &analyzed.items {
+            if item.split != split {
+                continue;
+            }
+            let r = super::decide(a, &t, default_c.as_ref());
+            for f in &r.facts {
+                if let Some(g) = item.labels.get(&f.id) {
+                    if *g != f.verdict {
+                        out.push_str(&format!(
+                            "ERR {} {} gold {} got {} {:.2} {:?}\n",
+                            item.id,
+                            f.id,
+                            g.name(),
+                            f.verdict.name(),
+                            f.score,
+                            f.sentences
+                        ));
+                    }
+                }
+            }
+        }
     }
     let med = bench::median(&analyzed.seconds);
     let mean = analyzed.seconds.iter().sum::<f64>() / analyzed.seconds.len().max(1) as f64;
     out.push_str(&format!(
-        "seconds per summary: median {med:.3}, mean {mean:.3} (model load {load_s:.2} s, once)\n"
+        "seconds per summary (judge {judge}): median {med:.3}, mean {mean:.3} (model load {load_s:.2} s, once)\n"
     ));
     for s in &set.skipped {
         out.push_str(&format!("skipped: {s}\n"));
     }
+    report.insert("judge".into(), serde_json::json!(judge));
+    report.insert("decision".into(), serde_json::json!(default_name));
     report.insert("seconds_median".into(), serde_json::json!(med));
     report.insert("seconds_mean".into(), serde_json::json!(mean));
     report.insert("model_load_seconds".into(), serde_json::json!(load_s));

@@ -18,9 +18,13 @@
 //!    generated from it, and an optional LLM judge ([`judge`]).
 //! 4. Thresholds come from `eval/faithfulness/thresholds.toml`, calibrated on
 //!    the calibration split by `continuity eval-bench --calibrate`.
+//! 5. The verdict is the trained combiner's ([`combine`]): a logistic
+//!    regression over these signals and the threshold rules' verdict,
+//!    trained on the calibration split only (`combiner.toml`).
 
 pub mod bench;
 pub mod cli;
+pub mod combine;
 pub mod embed;
 pub mod judge;
 pub mod lexicon;
@@ -33,9 +37,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::facts::{FactKey, KeywordCheck};
+pub use combine::Combiner;
 pub use embed::Embedder;
-pub use judge::{EntailmentJudge, Nli};
+pub use judge::{EntailmentJudge, LlmJudge, Nli};
 pub use records::Records;
+
+/// The judge `continuity eval` and `eval-bench` use unless told otherwise
+/// (`--judge NAME|none`), chosen by measurement on the calibration split
+/// (see README, evaluator section): none. The few-shot LLM judges measured
+/// gave no signal on supported vs contradicted (AUC 0.51 smollm2-135m, 0.38
+/// qwen2.5-0.5b) at 2-40 s per summary on 2 cores.
+pub const DEFAULT_JUDGE: &str = "none";
 
 /// Thresholds, embedded from the calibrated file.
 pub const THRESHOLDS_TOML: &str = include_str!("../../eval/faithfulness/thresholds.toml");
@@ -130,7 +142,9 @@ pub struct Mismatch {
 pub struct FactResult {
     pub id: String,
     pub verdict: Verdict,
-    /// Best alignment of a summary clause with the fact.
+    /// With the combiner (default): its probability of the verdict given;
+    /// with the threshold rules only: the best alignment of a summary
+    /// clause with the fact.
     pub score: f32,
     /// Summary sentences the verdict rests on.
     pub sentences: Vec<String>,
@@ -139,6 +153,10 @@ pub struct FactResult {
     /// Why a contradiction was called.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub reasons: Vec<String>,
+    /// The LLM judge's label probabilities on the best-aligned clause, when
+    /// a judge ran on it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judge: Option<Nli>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -183,6 +201,7 @@ pub struct Analysis {
     /// Per fact, per unit.
     pub signals: Vec<Vec<UnitSignals>>,
     pub fact_ids: Vec<String>,
+    pub fact_texts: Vec<String>,
     pub evidence: Vec<Vec<String>>,
     pub mismatches: Vec<Mismatch>,
     /// Per sentence: best cosine to any fact or record chunk.
@@ -194,6 +213,13 @@ pub struct Evaluator {
     pub embedder: Embedder,
     pub judge: Option<Box<dyn EntailmentJudge>>,
     pub thresholds: Thresholds,
+    /// The trained decision over all signals; `None`: threshold rules only.
+    pub combiner: Option<Combiner>,
+    /// How many clauses per fact the judge reads (best aligned first).
+    pub judge_units: usize,
+    /// The judge reads a clause only when its alignment with the fact is at
+    /// least this (below it the fact is omitted whatever the judge says).
+    pub judge_floor: f32,
 }
 
 /// Resolve and load the MiniLM embedder (`models/fetch.py minilm-l6`).
@@ -209,7 +235,27 @@ impl Evaluator {
             embedder,
             judge: None,
             thresholds: Thresholds::calibrated(),
+            combiner: combine::embedded("none"),
+            judge_units: 1,
+            judge_floor: 0.5,
         }
+    }
+
+    /// An evaluator with an LLM judge by name (`"none"`: no judge, as
+    /// [`Evaluator::new`]) and the combiner trained with that judge, or
+    /// else the one trained without a judge.
+    pub fn with_judge(embedder: Embedder, judge: &str) -> Result<Self> {
+        let mut ev = Evaluator::new(embedder);
+        if judge != "none" {
+            ev.judge = Some(Box::new(LlmJudge::load(
+                judge,
+                judge::PromptStyle::FewShot,
+            )?));
+        }
+        // A judge without a combiner trained on its scores: the decision is
+        // the no-judge combiner's; the judge's probabilities are reported.
+        ev.combiner = combine::embedded(judge).or_else(|| combine::embedded("none"));
+        Ok(ev)
     }
 
     pub fn evaluate(
@@ -220,7 +266,7 @@ impl Evaluator {
         summary: &str,
     ) -> Result<SummaryReport> {
         let a = self.analyze(records, key, id, summary)?;
-        Ok(decide(&a, &self.thresholds))
+        Ok(decide(&a, &self.thresholds, self.combiner.as_ref()))
     }
 
     /// Compute every signal for one summary.
@@ -362,12 +408,18 @@ impl Evaluator {
                 });
             }
             if let Some(judge) = self.judge.as_mut() {
-                // Only clauses that could be the fact's: the top few by cosine.
+                // Only the clauses best aligned with the fact.
+                let t = &self.thresholds;
                 let mut order: Vec<usize> = (0..units.len()).collect();
-                order.sort_by(|a, b| per_unit[*b].cos.total_cmp(&per_unit[*a].cos));
-                let premise = format!("{}\n{}", fact.statement, records.evidence_text(fact));
-                for &ui in order.iter().take(3) {
-                    per_unit[ui].judge = Some(judge.judge(&premise, &units[ui].text)?);
+                order.sort_by(|a, b| align(&per_unit[*b], t).total_cmp(&align(&per_unit[*a], t)));
+                let picked: Vec<usize> = order
+                    .iter()
+                    .take(self.judge_units)
+                    .copied()
+                    .filter(|u| align(&per_unit[*u], t) >= self.judge_floor)
+                    .collect();
+                for ui in picked {
+                    per_unit[ui].judge = Some(judge.judge(&fact.statement, &units[ui].text)?);
                 }
             }
             signals.push(per_unit);
@@ -391,6 +443,7 @@ impl Evaluator {
             units,
             signals,
             fact_ids: facts.iter().map(|f| f.id.clone()).collect(),
+            fact_texts: facts.iter().map(|f| f.statement.clone()).collect(),
             evidence,
             mismatches,
             grounding,
@@ -399,7 +452,7 @@ impl Evaluator {
     }
 }
 
-fn align(s: &UnitSignals, t: &Thresholds) -> f32 {
+pub(crate) fn align(s: &UnitSignals, t: &Thresholds) -> f32 {
     let mut x = s.cos.max(s.cos_part - t.part_discount);
     if s.anchored {
         x += t.anchor_bonus;
@@ -424,13 +477,13 @@ fn active(c: &str, t: &Thresholds) -> bool {
 /// Per unit: the best alignment over all facts, which fact that is, and
 /// the second best.
 #[derive(Clone, Copy)]
-struct Top {
-    best: f32,
-    fact: usize,
-    second: f32,
+pub(crate) struct Top {
+    pub(crate) best: f32,
+    pub(crate) fact: usize,
+    pub(crate) second: f32,
 }
 
-fn unit_tops(a: &Analysis, t: &Thresholds) -> Vec<Top> {
+pub(crate) fn unit_tops(a: &Analysis, t: &Thresholds) -> Vec<Top> {
     (0..a.units.len())
         .map(|u| {
             let mut top = Top {
@@ -456,7 +509,7 @@ fn unit_tops(a: &Analysis, t: &Thresholds) -> Vec<Top> {
 /// The clauses a fact's verdict rests on: those aligned above `mention`
 /// (within `margin` of the best), and those carrying a contradiction signal
 /// aligned above `conflict_mention` whose best fact this is.
-fn chosen_units<'a>(
+pub(crate) fn chosen_units<'a>(
     fi: usize,
     sig: &'a [UnitSignals],
     t: &Thresholds,
@@ -490,7 +543,8 @@ fn contradicts(s: &UnitSignals, t: &Thresholds) -> bool {
         || s.judge.is_some_and(|j| j.contradicts > t.judge)
 }
 
-/// Verdicts only (what calibration needs, without building a report).
+/// Verdicts of the threshold rules only (what calibration needs, without
+/// building a report).
 pub fn verdicts(a: &Analysis, t: &Thresholds) -> Vec<Verdict> {
     let top = unit_tops(a, t);
     a.signals
@@ -509,48 +563,80 @@ pub fn verdicts(a: &Analysis, t: &Thresholds) -> Vec<Verdict> {
         .collect()
 }
 
-/// Apply thresholds to an analysis.
-pub fn decide(a: &Analysis, t: &Thresholds) -> SummaryReport {
+/// Final verdicts: the combiner's when there is one, else the rules', with
+/// the combiner's class probabilities.
+pub fn final_verdicts(
+    a: &Analysis,
+    t: &Thresholds,
+    c: Option<&Combiner>,
+) -> Vec<(Verdict, Option<[f32; 3]>)> {
+    match c {
+        Some(c) => combine::features(a, t)
+            .iter()
+            .map(|x| {
+                let (v, p) = c.verdict(x);
+                (v, Some(p))
+            })
+            .collect(),
+        None => verdicts(a, t).into_iter().map(|v| (v, None)).collect(),
+    }
+}
+
+/// Apply thresholds (and the combiner, if any) to an analysis.
+pub fn decide(a: &Analysis, t: &Thresholds, c: Option<&Combiner>) -> SummaryReport {
     let mut facts = Vec::new();
     let mut contradicting: Vec<(usize, String)> = Vec::new();
     let top = unit_tops(a, t);
+    let finals = final_verdicts(a, t, c);
     for (fi, sig) in a.signals.iter().enumerate() {
         let best = sig
             .iter()
             .map(|s| align(s, t))
             .fold(f32::NEG_INFINITY, f32::max);
-        let chosen = chosen_units(fi, sig, t, &top);
-        let mut reasons = Vec::new();
-        for s in &chosen {
-            let mut r: Vec<String> = s
-                .conflicts
+        let mut chosen = chosen_units(fi, sig, t, &top);
+        let (verdict, probs) = finals[fi];
+        if chosen.is_empty() && verdict != Verdict::Omitted {
+            if let Some(b) = sig
                 .iter()
-                .filter(|c| active(c, t))
-                .cloned()
-                .collect();
-            if s.contrast > t.contrast {
-                r.push(format!(
-                    "closer to a counterfactual reading (+{:.3})",
-                    s.contrast
-                ));
-            }
-            if let Some(j) = s.judge {
-                if j.contradicts > t.judge {
-                    r.push(format!("judge: contradicts p={:.2}", j.contradicts));
-                }
-            }
-            for x in r {
-                reasons.push(format!("{} [{}]", x, a.units[s.unit].text));
-                contradicting.push((a.units[s.unit].sentence, a.fact_ids[fi].clone()));
+                .max_by(|x, y| align(x, t).total_cmp(&align(y, t)))
+            {
+                chosen.push(b);
             }
         }
-        let verdict = if chosen.is_empty() {
-            Verdict::Omitted
-        } else if reasons.is_empty() {
-            Verdict::Supported
-        } else {
-            Verdict::Contradicted
-        };
+        if verdict == Verdict::Omitted {
+            chosen.clear();
+        }
+        let mut reasons = Vec::new();
+        if verdict == Verdict::Contradicted {
+            for s in &chosen {
+                let mut r: Vec<String> = s
+                    .conflicts
+                    .iter()
+                    .filter(|c| active(c, t))
+                    .cloned()
+                    .collect();
+                if s.contrast > t.contrast {
+                    r.push(format!(
+                        "closer to a counterfactual reading (+{:.3})",
+                        s.contrast
+                    ));
+                }
+                if let Some(j) = s.judge {
+                    if j.contradicts > t.judge {
+                        r.push(format!("judge: contradicts p={:.2}", j.contradicts));
+                    }
+                }
+                if r.is_empty() && s.unit == chosen[0].unit {
+                    if let Some(p) = probs {
+                        r.push(format!("combiner: contradicted p={:.2}", p[2]));
+                    }
+                }
+                for x in r {
+                    reasons.push(format!("{} [{}]", x, a.units[s.unit].text));
+                    contradicting.push((a.units[s.unit].sentence, a.fact_ids[fi].clone()));
+                }
+            }
+        }
         let mut sentences: Vec<String> = Vec::new();
         for s in &chosen {
             let sent = &a.sentences[a.units[s.unit].sentence];
@@ -558,13 +644,19 @@ pub fn decide(a: &Analysis, t: &Thresholds) -> SummaryReport {
                 sentences.push(sent.clone());
             }
         }
+        let judged = sig.iter().find_map(|s| s.judge);
+        let score = match probs {
+            Some(p) => p[verdict.index()],
+            None => best,
+        };
         facts.push(FactResult {
             id: a.fact_ids[fi].clone(),
             verdict,
-            score: (best * 1000.0).round() / 1000.0,
+            score: (score * 1000.0).round() / 1000.0,
             sentences,
             evidence: a.evidence[fi].clone(),
             reasons,
+            judge: judged,
         });
     }
     let mut unsupported = Vec::new();
