@@ -135,9 +135,7 @@ impl LlmJudge {
         let model = crate::llm::model::Model::load_by_name(
             name,
             None,
-            crate::llm::arch::decoder::LoadOptions {
-                requantize_q8: true,
-            },
+            crate::llm::arch::decoder::LoadOptions::default(),
         )
         .map_err(|e| Error::Internal(format!("judge model {name}: {e}")))?;
         let mut label_ids = [0u32; 3];
