@@ -53,7 +53,9 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn main() {
     let pick = |var: &str, name: &str| {
-        std::env::var(var).map_or(true, |v| v.split(',').any(|x| x.eq_ignore_ascii_case(name)))
+        std::env::var(var)
+            .ok()
+            .is_none_or(|v| v.split(',').any(|x| x.eq_ignore_ascii_case(name)))
     };
     let min_s: f64 = std::env::var("QMM_MIN_S")
         .ok()

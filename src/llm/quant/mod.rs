@@ -89,12 +89,12 @@ impl Kernel {
 
     /// Whether this CPU can run `self`.
     pub fn supported(self) -> bool {
-        match (self, Kernel::best()) {
-            (Kernel::Scalar, _) => true,
-            (Kernel::Avx2, Kernel::Avx2 | Kernel::AvxVnni) => true,
-            (Kernel::AvxVnni, Kernel::AvxVnni) => true,
-            _ => false,
-        }
+        matches!(
+            (self, Kernel::best()),
+            (Kernel::Scalar, _)
+                | (Kernel::Avx2, Kernel::Avx2 | Kernel::AvxVnni)
+                | (Kernel::AvxVnni, Kernel::AvxVnni)
+        )
     }
 }
 

@@ -123,7 +123,17 @@ macro_rules! kernels {
             #[target_feature(enable = $feat)]
             unsafe fn dot_us(u: __m256i, y: __m256i) -> __m256i {
                 if VNNI {
-                    _mm256_dpbusd_avx_epi32(_mm256_setzero_si256(), u, y)
+                    // `_mm256_dpbusd_avx_epi32` is stable only since Rust
+                    // 1.89 (our MSRV is 1.85): the same instruction by asm.
+                    let mut acc = _mm256_setzero_si256();
+                    core::arch::asm!(
+                        "{{vex}} vpdpbusd {acc}, {u}, {y}",
+                        acc = inout(ymm_reg) acc,
+                        u = in(ymm_reg) u,
+                        y = in(ymm_reg) y,
+                        options(pure, nomem, nostack, preserves_flags),
+                    );
+                    acc
                 } else {
                     _mm256_madd_epi16(_mm256_maddubs_epi16(u, y), _mm256_set1_epi16(1))
                 }
@@ -140,6 +150,8 @@ macro_rules! kernels {
 
             /// `R` weight rows (at `w`, `rb` bytes apart) x `C` activation
             /// rows from `t0`; writes `out[(t0 + c) * n + col + r]`.
+            // Indexing the per-row arrays by `r` keeps them in registers.
+            #[allow(clippy::needless_range_loop)]
             #[inline]
             #[target_feature(enable = $feat)]
             unsafe fn tile<const F: u8, const R: usize, const C: usize>(
