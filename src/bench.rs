@@ -153,9 +153,7 @@ pub fn summarize(rows: &[BenchRow]) -> Vec<BenchSummary> {
                 summarizer: name.to_string(),
                 compactions: mine.len(),
                 median_compaction_ms: round1(median(&col(|r| r.compaction_ms))),
-                max_compaction_ms: col(|r| r.compaction_ms)
-                    .into_iter()
-                    .fold(0.0, f64::max),
+                max_compaction_ms: col(|r| r.compaction_ms).into_iter().fold(0.0, f64::max),
                 median_prompt_tokens: median(&col(|r| r.prompt_tokens as f64)),
                 median_prefill_tokens_per_s: round1(median(&col(|r| r.prefill_tokens_per_s))),
                 median_decode_tokens_per_s: round1(median(&col(|r| r.decode_tokens_per_s))),
@@ -281,7 +279,10 @@ mod tests {
         with_model.prompt_tokens = 100;
         with_model.prefill_tokens_per_s = 50.0;
         let t = table(&summarize(&[with_model]));
-        assert!(t.contains("| a | 1 | 0.00 | 0.00 | 100 | 50.0 | 0.0 | 0 |"), "{t}");
+        assert!(
+            t.contains("| a | 1 | 0.00 | 0.00 | 100 | 50.0 | 0.0 | 0 |"),
+            "{t}"
+        );
     }
 
     #[test]

@@ -15,9 +15,19 @@
 //!    is within `NEAR_TIE` of our best logit. Our logits for llama.cpp's top-5
 //!    ids must be within `MAX_LOGIT_DIFF` of its.
 //! 2. Free-running greedy: every token equals llama.cpp's up to the first
-//!    divergence, and a divergence may only happen at a near-tie.
+//!    divergence, a divergence may only happen at a near-tie, and at least 50
+//!    tokens are equal, or as many as llama.cpp's own f16-KV run keeps equal
+//!    to its f32-KV run where that is fewer.
 //!
-//! Models that are not fetched are skipped with a one-line note.
+//! Why a near-tie rule and not "all 64 tokens equal": llama.cpp does not meet
+//! that bar against itself. On smollm2-135m its own default run (f16 KV cache)
+//! leaves its f32-KV greedy path at step 33 of the short prompt and step 27 of
+//! the long one (`greedy_ids_f16_kv` in the fixtures), both at near-ties.
+//! Every other case (gemma3 and qwen2.5, short and 1.6k-token prompts) matches
+//! llama.cpp for all 64 free-running tokens.
+//!
+//! Models that are not fetched are skipped with a one-line note; CI fetches
+//! them (`.ci/run`).
 
 use std::path::Path;
 
@@ -33,6 +43,8 @@ const NEAR_TIE: f32 = 0.25;
 /// (measured: up to ~0.7 for gemma3-270m, whose logits are ~20, ~0.9 for
 /// smollm2-135m; rounding noise amplified by Q8 activation quantization).
 const MAX_LOGIT_DIFF: f32 = 1.0;
+/// Free-running greedy tokens that must equal llama.cpp's.
+const MIN_EQUAL: usize = 50;
 
 fn ids(v: &Value) -> Vec<u32> {
     v.as_array()
@@ -139,6 +151,15 @@ fn check(name: &str) {
             .map(|_| ids(&case["greedy_ids_f16_kv"]))
             .unwrap_or_default();
         let f16_div = want.iter().zip(&f16).position(|(a, b)| a != b);
+        // The issue's bar: at least 50 equal greedy tokens, or, where llama.cpp
+        // leaves its own path sooner (f16 vs f32 KV), at least as many as it keeps.
+        let required = f16_div.map_or(MIN_EQUAL, |d| d.min(MIN_EQUAL));
+        let equal = diverged.unwrap_or(want.len());
+        if equal < required {
+            failures.push(format!(
+                "{cname}: free-running greedy equal for {equal} tokens, fewer than {required}"
+            ));
+        }
         println!(
             "{cname}: {} prompt tokens; teacher-forced {} steps, argmax equal at all {} non-near-tie steps, max top-5 logit diff {max_diff:.4}; free-running greedy equal for {} of {} tokens{}; llama.cpp f16-KV vs f32-KV first differ at {}",
             prompt.len(),
@@ -154,19 +175,16 @@ fn check(name: &str) {
 }
 
 #[test]
-#[ignore = "issue 3 open: minutes per model in debug builds; smollm2 diverges from llama.cpp at step 33. Run: cargo test --release --test llm_agreement -- --ignored"]
 fn smollm2_135m_greedy_matches_llama_cpp() {
     check("smollm2-135m");
 }
 
 #[test]
-#[ignore = "issue 3 open: minutes per model in debug builds; smollm2 diverges from llama.cpp at step 33. Run: cargo test --release --test llm_agreement -- --ignored"]
 fn qwen2_5_0_5b_greedy_matches_llama_cpp() {
     check("qwen2.5-0.5b");
 }
 
 #[test]
-#[ignore = "issue 3 open: minutes per model in debug builds; smollm2 diverges from llama.cpp at step 33. Run: cargo test --release --test llm_agreement -- --ignored"]
 fn gemma3_270m_greedy_matches_llama_cpp() {
     check("gemma3-270m");
 }
