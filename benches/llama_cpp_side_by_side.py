@@ -44,24 +44,11 @@ MODELS = {
 
 
 def transcript_text():
-    with open(os.path.join(ROOT, "examples/billing-dispute/session.json")) as f:
-        session = json.load(f)
-    lines = []
-    for msg in session["messages"]:
-        content = msg["content"]
-        if isinstance(content, str):
-            content = [{"type": "text", "text": content}]
-        for part in content:
-            if part["type"] == "text":
-                lines.append(f"{msg['role']}: {part['text']}")
-            elif part["type"] == "tool_use":
-                lines.append(f"tool call {part['name']}({json.dumps(part['input'])})")
-            elif part["type"] == "tool_result":
-                body = part["content"]
-                if not isinstance(body, str):
-                    body = " ".join(p.get("text", "") for p in body)
-                lines.append(f"tool result: {body}")
-    return "\n".join(lines)
+    """The billing-dispute session, one line per part (as the golden fixtures use)."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from golden_generate import transcript_lines
+
+    return "\n".join(transcript_lines())
 
 
 def prompt_ids(path, size):

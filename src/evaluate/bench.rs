@@ -348,19 +348,8 @@ pub fn calibrate(analyzed: &Analyzed, base: &Thresholds) -> (Thresholds, f64) {
     (best.0, Scores::from_pairs(&p).balanced_accuracy)
 }
 
-pub fn median(xs: &[f64]) -> f64 {
-    if xs.is_empty() {
-        return 0.0;
-    }
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
+/// One median for the crate: the compaction bench's.
+pub use crate::bench::median;
 
 /// Write calibrated thresholds as TOML.
 pub fn thresholds_toml(t: &Thresholds, calib_ba: f64) -> String {
