@@ -104,53 +104,94 @@ pub fn prior_summary(text: &str) -> Option<String> {
 
 /// Everything older than the tail, in full: the summary-only job.
 pub fn full_narrative(head: &[Message]) -> Vec<NarrativeItem> {
-    narrative(head, |_, _| None)
+    narrative(head, None)
 }
 
-/// The governed job: user and assistant text, tool calls with their
-/// arguments, and tool results reduced to their ids and stubs.
+/// The governed job: user and assistant text, and one line per tool call
+/// with its arguments and what became of its result (pinned verbatim
+/// elsewhere, not pinned, failed). The results themselves and their opaque
+/// call ids stay out: the pins carry the evidence, and a small model's
+/// prompt is the compaction's largest cost.
 pub fn governed_narrative(head: &[Message], pins: &[Pin]) -> Vec<NarrativeItem> {
-    let mut per_call: HashMap<&str, usize> = HashMap::new();
+    let mut pinned: HashMap<&str, usize> = HashMap::new();
     for p in pins {
-        *per_call.entry(p.call_id.as_str()).or_default() += 1;
+        *pinned.entry(p.call_id.as_str()).or_default() += 1;
     }
-    narrative(head, |id, name| {
-        Some(match per_call.get(id) {
-            Some(n) => format!("[result of {name} {id}: {n} record(s) pinned verbatim elsewhere]"),
-            None => format!("[result of {name} {id}: not pinned]"),
-        })
-    })
+    narrative(head, Some(&pinned))
 }
 
-fn narrative(
-    head: &[Message],
-    reduce_result: impl Fn(&str, &str) -> Option<String>,
-) -> Vec<NarrativeItem> {
+/// What became of a tool call's result, for the governed narrative
+/// (`failed`: call id -> whether its result was an error).
+fn call_outcome(id: &str, failed: &HashMap<&str, bool>, pinned: &HashMap<&str, usize>) -> String {
+    match (failed.get(id), pinned.get(id)) {
+        (_, Some(n)) => format!("{n} record(s) pinned verbatim elsewhere"),
+        (Some(true), None) => "failed".to_string(),
+        (Some(false), None) => "result not pinned".to_string(),
+        (None, None) => "no result yet".to_string(),
+    }
+}
+
+/// Narrative items of the head; with `pinned` (the governed job), results
+/// of calls in the head fold into their call's line.
+fn narrative(head: &[Message], pinned: Option<&HashMap<&str, usize>>) -> Vec<NarrativeItem> {
+    let parts = || head.iter().flat_map(|m| m.parts.iter());
+    let calls: HashSet<&str> = parts()
+        .filter_map(|p| match &p.part {
+            Part::ToolCall { id, .. } => Some(id.as_str()),
+            _ => None,
+        })
+        .collect();
+    let failed: HashMap<&str, bool> = parts()
+        .filter_map(|p| match &p.part {
+            Part::ToolResult { id, is_error, .. } => Some((id.as_str(), *is_error)),
+            Part::RetryPrompt { id: Some(id), .. } => Some((id.as_str(), true)),
+            _ => None,
+        })
+        .collect();
     let mut items = Vec::new();
     for (mi, m) in head.iter().enumerate() {
         for (pi, p) in m.parts.iter().enumerate() {
             let item = format!("m{mi}.p{pi}");
-            let (kind, text) = match &p.part {
-                Part::Text(s) if m.role == Role::Assistant => {
+            let (kind, text) = match (&p.part, pinned) {
+                (Part::Text(s), _) if m.role == Role::Assistant => {
                     (NarrativeKind::AssistantText, s.clone())
                 }
                 // An earlier compaction's head: its facts are carried as pins
                 // and its framing is ours, so only its summary is narrative.
-                Part::Text(s) => match prior_summary(s) {
+                (Part::Text(s), _) => match prior_summary(s) {
                     Some(summary) => (NarrativeKind::PriorSummary, summary),
                     None => (NarrativeKind::UserText, s.clone()),
                 },
-                Part::SystemText(s) => (NarrativeKind::SystemText, s.clone()),
-                Part::ToolCall { .. } => (NarrativeKind::ToolCall, p.part.visible_text()),
-                Part::ToolResult { id, name, .. } => match reduce_result(id, name) {
-                    Some(stub) => (NarrativeKind::ToolResult, stub),
-                    None => (
-                        NarrativeKind::ToolResult,
-                        format!("{name} {id}: {}", p.part.visible_text()),
+                (Part::SystemText(s), _) => (NarrativeKind::SystemText, s.clone()),
+                (Part::ToolCall { id, .. }, Some(pinned)) => (
+                    NarrativeKind::ToolCall,
+                    format!(
+                        "{} -> {}",
+                        p.part.visible_text(),
+                        call_outcome(id, &failed, pinned)
                     ),
-                },
-                Part::RetryPrompt { .. } => (NarrativeKind::UserText, p.part.visible_text()),
-                Part::Opaque(_) => continue,
+                ),
+                (Part::ToolCall { .. }, None) => (NarrativeKind::ToolCall, p.part.visible_text()),
+                (Part::ToolResult { id, .. } | Part::RetryPrompt { id: Some(id), .. }, Some(_))
+                    if calls.contains(id.as_str()) =>
+                {
+                    continue
+                }
+                (Part::ToolResult { id, name, .. }, Some(pinned)) => (
+                    NarrativeKind::ToolResult,
+                    match pinned.get(id.as_str()) {
+                        Some(n) => {
+                            format!("[result of {name}: {n} record(s) pinned verbatim elsewhere]")
+                        }
+                        None => format!("[result of {name}: not pinned]"),
+                    },
+                ),
+                (Part::ToolResult { id, name, .. }, None) => (
+                    NarrativeKind::ToolResult,
+                    format!("{name} {id}: {}", p.part.visible_text()),
+                ),
+                (Part::RetryPrompt { .. }, _) => (NarrativeKind::UserText, p.part.visible_text()),
+                (Part::Opaque(_), _) => continue,
             };
             if !text.trim().is_empty() {
                 items.push(NarrativeItem { item, kind, text });
@@ -174,4 +215,88 @@ pub fn new_tool_results(t: &Transcript) -> usize {
         .flat_map(|m| m.parts.iter())
         .filter(|p| matches!(p.part, Part::ToolResult { .. }))
         .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn call(id: &str, name: &str, args: serde_json::Value) -> Part {
+        Part::ToolCall {
+            id: id.into(),
+            name: name.into(),
+            args,
+        }
+    }
+
+    fn result(id: &str, name: &str, is_error: bool) -> Part {
+        Part::ToolResult {
+            id: id.into(),
+            name: name.into(),
+            content: json!({"invoice_id": "INV-7", "status": "paid"}),
+            is_error,
+        }
+    }
+
+    fn pin(call_id: &str) -> Pin {
+        Pin {
+            call_id: call_id.into(),
+            tool: "get_invoice".into(),
+            record_id: "INV-7".into(),
+            line: "- invoice_id=INV-7 status=paid".into(),
+            source_item: "m2.p0".into(),
+            message: 2,
+        }
+    }
+
+    fn head() -> Vec<Message> {
+        vec![
+            Message::new(Role::User, vec![Part::Text("Check INV-7.".into())]),
+            Message::new(
+                Role::Assistant,
+                vec![
+                    call("toolu_01AbC", "get_invoice", json!({"invoice_id": "INV-7"})),
+                    call("toolu_02DeF", "get_refund", json!({"refund_id": "RF-1"})),
+                    call("toolu_03GhI", "list_notes", json!({})),
+                ],
+            ),
+            Message::new(
+                Role::User,
+                vec![
+                    result("toolu_01AbC", "get_invoice", false),
+                    result("toolu_02DeF", "get_refund", true),
+                    result("toolu_04Orphan", "get_ticket", false),
+                ],
+            ),
+        ]
+    }
+
+    #[test]
+    fn governed_narrative_folds_results_into_their_calls_without_opaque_ids() {
+        let items = governed_narrative(&head(), &[pin("toolu_01AbC")]);
+        let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                "Check INV-7.",
+                r#"get_invoice {"invoice_id":"INV-7"} -> 1 record(s) pinned verbatim elsewhere"#,
+                r#"get_refund {"refund_id":"RF-1"} -> failed"#,
+                "list_notes {} -> no result yet",
+                "[result of get_ticket: not pinned]",
+            ]
+        );
+        assert!(texts.iter().all(|t| !t.contains("toolu_")), "{texts:?}");
+        // The orphan result keeps its own item; folded results have none.
+        assert_eq!(items[4].item, "m2.p2");
+        assert_eq!(items[1].item, "m1.p0");
+    }
+
+    #[test]
+    fn full_narrative_keeps_every_result_with_its_id() {
+        let items = full_narrative(&head());
+        assert_eq!(items.len(), 7);
+        assert!(items[4].text.starts_with("get_invoice toolu_01AbC: "));
+        assert!(items[4].text.contains("INV-7"));
+    }
 }
