@@ -106,7 +106,7 @@ impl Linear {
     fn new(t: Arc<QTensor>, opts: LoadOptions) -> Result<Self> {
         if opts.matmul == MatmulImpl::Ours {
             if let Some(w) = QWeights::from_qtensor(&t)? {
-                return Ok(Linear::Ours(Arc::new(w)));
+                return Ok(Linear::Ours(Arc::new(w.for_this_cpu())));
             }
         }
         Ok(Linear::Candle(QMatMul::from_arc(t)?))

@@ -10,6 +10,7 @@
 //! The SIMD kernels compute a tile of weight rows x activation rows per pass
 //! so each unpacked weight block is reused for several tokens in prefill.
 
+pub mod r8;
 pub mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
@@ -98,11 +99,21 @@ impl Kernel {
     }
 }
 
+/// How a [`QWeights`] stores its blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// ggml's: row-major, one block after another.
+    Ggml,
+    /// Groups of 8 rows interleaved for the AVX-VNNI kernels ([`r8`]).
+    R8,
+}
+
 /// A quantized weight matrix of `n` rows (outputs) by `k` columns (inputs),
-/// stored as ggml blocks, row-major.
+/// stored as ggml blocks, row-major, or repacked ([`Layout`]).
 #[derive(Debug, Clone)]
 pub struct QWeights {
     format: Format,
+    layout: Layout,
     n: usize,
     k: usize,
     data: Vec<u8>,
@@ -130,7 +141,40 @@ impl QWeights {
                 data.len()
             );
         }
-        Ok(Self { format, n, k, data })
+        Ok(Self {
+            format,
+            layout: Layout::Ggml,
+            n,
+            k,
+            data,
+        })
+    }
+
+    /// The same weights in the R8 layout (lossless); unchanged when `n` is
+    /// not a multiple of 8 or already repacked.
+    pub fn repacked_r8(self) -> Self {
+        if self.layout == Layout::R8 || self.n % r8::GROUP != 0 {
+            return self;
+        }
+        let data = r8::repack(self.format, self.n, self.k, &self.data);
+        Self {
+            layout: Layout::R8,
+            data,
+            ..self
+        }
+    }
+
+    /// The layout the fastest kernel on this CPU reads: R8 with AVX-VNNI.
+    pub fn for_this_cpu(self) -> Self {
+        if Kernel::best() == Kernel::AvxVnni {
+            self.repacked_r8()
+        } else {
+            self
+        }
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.layout
     }
 
     pub fn format(&self) -> Format {
@@ -206,6 +250,16 @@ impl QWeights {
     unsafe fn chunk(&self, acts: &QActs, r0: usize, r1: usize, out: *mut f32, kernel: Kernel) {
         let rb = self.row_bytes();
         let w = &self.data[r0 * rb..r1 * rb];
+        if self.layout == Layout::R8 {
+            #[cfg(target_arch = "x86_64")]
+            if kernel == Kernel::AvxVnni {
+                return x86::vnni_r8::chunk(self.format, w, acts, r0, self.n, out);
+            }
+            // Other kernels read the ggml layout: unpack these rows (tests
+            // and reference runs only).
+            let ggml = r8::unpack(self.format, self.k, w);
+            return scalar::chunk(self.format, &ggml, rb, acts, r0, self.n, out);
+        }
         match kernel {
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => x86::avx2::chunk(self.format, w, rb, acts, r0, self.n, out),
@@ -238,7 +292,8 @@ impl QWeights {
     }
 }
 
-/// Weight rows per parallel task (a multiple of every kernel's row tile).
+/// Weight rows per parallel task (a multiple of every kernel's row tile and
+/// of the R8 group).
 const ROW_CHUNK: usize = 16;
 /// Below this many multiply-adds a matmul runs on the calling thread.
 const SERIAL_BELOW: usize = 1 << 16;

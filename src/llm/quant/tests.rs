@@ -154,6 +154,49 @@ fn simd_matches_scalar() {
 }
 
 #[test]
+fn r8_repacking_is_lossless() {
+    for (i, &dtype) in DTYPES.iter().enumerate() {
+        let c = case(dtype, 24, 96, 1, 300 + i as u64);
+        let qw = QWeights::from_qtensor(&c.w).unwrap().unwrap();
+        let format = qw.format();
+        let packed = r8::repack(format, 24, 96, &qw.data);
+        assert_eq!(packed.len(), qw.data.len(), "{dtype:?}: same size");
+        assert_ne!(packed, qw.data, "{dtype:?}: the layout changes");
+        assert_eq!(r8::unpack(format, 96, &packed), qw.data, "{dtype:?}");
+    }
+}
+
+#[test]
+fn r8_kernels_match_scalar_on_the_ggml_layout() {
+    // Rows in several parallel chunks (16 rows each) and a last lone group,
+    // token counts around the prefill tile of 4, odd block counts.
+    for (n, k, m) in [
+        (8, 32, 1),
+        (24, 96, 3),
+        (40, 160, 4),
+        (8, 64, 9),
+        (264, 512, 6),
+    ] {
+        for (i, &dtype) in DTYPES.iter().enumerate() {
+            let c = case(dtype, n, k, m, 500 + i as u64 + n as u64);
+            let want = ours(&c, Kernel::Scalar);
+            let qw = QWeights::from_qtensor(&c.w).unwrap().unwrap().repacked_r8();
+            assert_eq!(qw.layout(), Layout::R8);
+            for kernel in kernels() {
+                let mut got = vec![f32::NAN; m * n];
+                qw.matmul_f32(&c.x, m, &mut got, kernel).unwrap();
+                let what = format!("{dtype:?} R8 {kernel:?} ({n}x{k}, {m} tokens) vs scalar");
+                assert_close(&c, &got, &want, 1e-5, &what);
+            }
+        }
+    }
+    // Row counts that are not a multiple of 8 keep the ggml layout.
+    let c = case(GgmlDType::Q8_0, 12, 64, 1, 7);
+    let qw = QWeights::from_qtensor(&c.w).unwrap().unwrap().repacked_r8();
+    assert_eq!(qw.layout(), Layout::Ggml);
+}
+
+#[test]
 fn activation_quantization_is_the_same_on_every_kernel() {
     let mut rng = Rng(99);
     let mut x = rng.vec(32 * 64);

@@ -324,3 +324,229 @@ macro_rules! kernels {
 
 kernels!(avx2, "avx2,fma,f16c", false);
 kernels!(vnni, "avx2,fma,f16c,avxvnni", true);
+
+/// Kernels for the R8 layout ([`super::r8`]) with AVX-VNNI: per group of 8
+/// weight rows and block, the 8 value groups of 4 are unpacked once to
+/// unsigned bytes, then each activation row adds `dpbusd(w_j, x[4j..4j+4])`
+/// over them; the 8 lanes are the 8 rows' block dots. Only for VNNI CPUs:
+/// without it, `maddubs` would saturate on Q8_0's `w + 128`.
+pub mod vnni_r8 {
+    use super::super::r8::{offsets, GROUP};
+    use super::super::{Format, QActs, QK};
+    use super::*;
+
+    /// Activation rows per pass in prefill.
+    const TOKENS: usize = 4;
+
+    #[inline]
+    #[target_feature(enable = "avx2,fma,f16c,avxvnni")]
+    unsafe fn dpbusd(acc: __m256i, u: __m256i, y: __m256i) -> __m256i {
+        let mut acc = acc;
+        // `_mm256_dpbusd_avx_epi32` is stable only since Rust 1.89.
+        core::arch::asm!(
+            "{{vex}} vpdpbusd {acc}, {u}, {y}",
+            acc = inout(ymm_reg) acc,
+            u = in(ymm_reg) u,
+            y = in(ymm_reg) y,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+        acc
+    }
+
+    /// The 8 value groups of one group block as unsigned bytes.
+    #[inline]
+    #[target_feature(enable = "avx2,fma,f16c,avxvnni")]
+    unsafe fn unpack<const F: u8>(p: *const u8) -> [__m256i; 8] {
+        let (_, qh_off, qs_off) = offsets(format_of(F));
+        let qs = p.add(qs_off);
+        let mut w = [_mm256_setzero_si256(); 8];
+        if F == Q8_0 {
+            for (j, wj) in w.iter_mut().enumerate() {
+                *wj = _mm256_loadu_si256(qs.add(32 * j) as *const __m256i);
+            }
+            return w;
+        }
+        let low = _mm256_set1_epi8(0x0F);
+        for i in 0..4 {
+            let v = _mm256_loadu_si256(qs.add(32 * i) as *const __m256i);
+            w[2 * i] = _mm256_and_si256(v, low);
+            w[2 * i + 1] = _mm256_and_si256(_mm256_srli_epi16::<4>(v), low);
+        }
+        if F == Q5_0 || F == Q5_1 {
+            let qh = _mm256_loadu_si256(p.add(qh_off) as *const __m256i);
+            let sixteen = _mm256_set1_epi8(0x10);
+            for (j, wj) in w.iter_mut().enumerate() {
+                // Byte j/2 of each row's qh word, in all 4 bytes of its lane.
+                let b = (j / 2) as i8;
+                let idx = _mm256_setr_epi8(
+                    b,
+                    b,
+                    b,
+                    b,
+                    4 + b,
+                    4 + b,
+                    4 + b,
+                    4 + b,
+                    8 + b,
+                    8 + b,
+                    8 + b,
+                    8 + b,
+                    12 + b,
+                    12 + b,
+                    12 + b,
+                    12 + b,
+                    b,
+                    b,
+                    b,
+                    b,
+                    4 + b,
+                    4 + b,
+                    4 + b,
+                    4 + b,
+                    8 + b,
+                    8 + b,
+                    8 + b,
+                    8 + b,
+                    12 + b,
+                    12 + b,
+                    12 + b,
+                    12 + b,
+                );
+                let bytes = _mm256_shuffle_epi8(qh, idx);
+                // Byte t tests bit 4 * (j % 2) + t.
+                let s = 4 * (j % 2) as u32;
+                let m = |t: u32| (1u32 << (s + t)) << (8 * t);
+                let mask = _mm256_set1_epi32((m(0) | m(1) | m(2) | m(3)) as i32);
+                let set = _mm256_cmpeq_epi8(_mm256_and_si256(bytes, mask), mask);
+                *wj = _mm256_or_si256(*wj, _mm256_and_si256(set, sixteen));
+            }
+        }
+        w
+    }
+
+    const fn format_of(f: u8) -> Format {
+        match f {
+            Q4_1 => Format::Q4_1,
+            Q5_0 => Format::Q5_0,
+            Q5_1 => Format::Q5_1,
+            _ => Format::Q8_0,
+        }
+    }
+
+    /// One group of 8 rows (at `g`) x `C` activation rows from `t0`; writes
+    /// `out[(t0 + c) * n + col .. + 8]`.
+    #[inline]
+    #[target_feature(enable = "avx2,fma,f16c,avxvnni")]
+    unsafe fn group<const F: u8, const C: usize>(
+        g: *const u8,
+        acts: &QActs,
+        t0: usize,
+        out: *mut f32,
+        n: usize,
+        col: usize,
+    ) {
+        let nb = acts.nb;
+        let gb = GROUP * block_bytes(F);
+        let has_min = F == Q4_1 || F == Q5_1;
+        let (m_off, _, _) = offsets(format_of(F));
+        let off: i32 = match F {
+            Q5_0 => 16,
+            Q8_0 => 128,
+            _ => 0,
+        };
+        let (qs, ad, asum, ais) = (
+            acts.qs.as_ptr(),
+            acts.d.as_ptr(),
+            acts.s.as_ptr(),
+            acts.isum.as_ptr(),
+        );
+        let mut acc = [_mm256_setzero_ps(); C];
+        // The minimum terms are summed apart and added last, as ggml does.
+        let mut accm = [_mm256_setzero_ps(); C];
+        for b in 0..nb {
+            let p = g.add(b * gb);
+            let dw = _mm256_cvtph_ps(_mm_loadu_si128(p as *const __m128i));
+            let mw = if has_min {
+                _mm256_cvtph_ps(_mm_loadu_si128(p.add(m_off) as *const __m128i))
+            } else {
+                _mm256_setzero_ps()
+            };
+            let w = unpack::<F>(p);
+            for c in 0..C {
+                let a = (t0 + c) * nb + b;
+                let x = qs.add(a * QK) as *const i32;
+                let mut d0 = _mm256_setzero_si256();
+                let mut d1 = _mm256_setzero_si256();
+                for j in (0..8).step_by(2) {
+                    d0 = dpbusd(d0, w[j], _mm256_set1_epi32(x.add(j).read_unaligned()));
+                    d1 = dpbusd(
+                        d1,
+                        w[j + 1],
+                        _mm256_set1_epi32(x.add(j + 1).read_unaligned()),
+                    );
+                }
+                let mut dot = _mm256_add_epi32(d0, d1);
+                if off != 0 {
+                    dot = _mm256_sub_epi32(dot, _mm256_set1_epi32(off * *ais.add(a)));
+                }
+                let scale = _mm256_mul_ps(dw, _mm256_set1_ps(*ad.add(a)));
+                acc[c] = _mm256_fmadd_ps(scale, _mm256_cvtepi32_ps(dot), acc[c]);
+                if has_min {
+                    accm[c] = _mm256_fmadd_ps(mw, _mm256_set1_ps(*asum.add(a)), accm[c]);
+                }
+            }
+        }
+        for c in 0..C {
+            let v = if has_min {
+                _mm256_add_ps(acc[c], accm[c])
+            } else {
+                acc[c]
+            };
+            _mm256_storeu_ps(out.add((t0 + c) * n + col), v);
+        }
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c,avxvnni")]
+    unsafe fn chunk_f<const F: u8>(w: &[u8], acts: &QActs, r0: usize, n: usize, out: *mut f32) {
+        let gb = acts.nb * GROUP * block_bytes(F);
+        let groups = w.len() / gb;
+        let wp = w.as_ptr();
+        for g in 0..groups {
+            let gp = wp.add(g * gb);
+            let col = r0 + g * GROUP;
+            let mut t = 0;
+            while t + TOKENS <= acts.m {
+                group::<F, TOKENS>(gp, acts, t, out, n, col);
+                t += TOKENS;
+            }
+            while t < acts.m {
+                group::<F, 1>(gp, acts, t, out, n, col);
+                t += 1;
+            }
+        }
+    }
+
+    /// Outputs of the R8 rows in `w` (whole groups, starting at row `r0`, a
+    /// multiple of 8) for every activation row.
+    ///
+    /// # Safety
+    /// `out` points to `acts.m * n` floats, no one else writes columns
+    /// `r0..r0 + rows` meanwhile, and the CPU has AVX2, FMA, F16C and
+    /// AVX-VNNI.
+    #[target_feature(enable = "avx2,fma,f16c,avxvnni")]
+    pub unsafe fn chunk(
+        format: Format,
+        w: &[u8],
+        acts: &QActs,
+        r0: usize,
+        n: usize,
+        out: *mut f32,
+    ) {
+        match format {
+            Format::Q4_1 => chunk_f::<Q4_1>(w, acts, r0, n, out),
+            Format::Q5_0 => chunk_f::<Q5_0>(w, acts, r0, n, out),
+            Format::Q5_1 => chunk_f::<Q5_1>(w, acts, r0, n, out),
+            Format::Q8_0 => chunk_f::<Q8_0>(w, acts, r0, n, out),
+        }
+    }
+}
