@@ -26,12 +26,18 @@
 //! Every other case (gemma3 and qwen2.5, short and 1.6k-token prompts) matches
 //! llama.cpp for all 64 free-running tokens.
 //!
+//! Both KV cache types run: f32, the reference path, against llama.cpp's
+//! f32-KV run with the bar above; f16, our default (and llama.cpp's), against
+//! llama.cpp's f16-KV run, where a divergence at one of the recorded near-ties
+//! is also accepted (measured: smollm2-135m's short prompt flips at step 4, a
+//! 0.03 logit gap).
+//!
 //! Models that are not fetched are skipped with a one-line note; CI fetches
 //! them (`.ci/run`).
 
 use std::path::Path;
 
-use continuity::llm::arch::decoder::LoadOptions;
+use continuity::llm::arch::decoder::{KvDtype, LoadOptions};
 use continuity::llm::generate::{argmax, prefill};
 use continuity::llm::manifest::resolve_model_offline;
 use continuity::llm::model::Model;
@@ -54,7 +60,16 @@ fn ids(v: &Value) -> Vec<u32> {
         .collect()
 }
 
+/// Both KV cache types: f32 (the reference path) against llama.cpp's f32-KV
+/// run, and f16 (our default, as llama.cpp's) whose free-running greedy ids
+/// are compared with llama.cpp's own f16-KV run.
 fn check(name: &str) {
+    for kv in [KvDtype::F32, KvDtype::F16] {
+        check_kv(name, kv);
+    }
+}
+
+fn check_kv(name: &str, kv: KvDtype) {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/generate")
         .join(format!("{name}.json"));
@@ -66,10 +81,14 @@ fn check(name: &str) {
             return;
         }
     };
-    let mut model = Model::load(name, &path, LoadOptions::default()).unwrap();
+    let opts = LoadOptions {
+        kv,
+        ..LoadOptions::default()
+    };
+    let mut model = Model::load(name, &path, opts).unwrap();
     let mut failures = Vec::new();
     for case in fx["cases"].as_array().unwrap() {
-        let cname = format!("{name}/{}", case["name"].as_str().unwrap());
+        let cname = format!("{name}/{}/{kv:?}-KV", case["name"].as_str().unwrap());
         let prompt = ids(&case["prompt_ids"]);
         // Our tokenizer gives llama.cpp's prompt ids.
         let ours = model.encode(case["prompt"].as_str().unwrap()).unwrap();
@@ -126,7 +145,18 @@ fn check(name: &str) {
             failures.push(format!("{cname}: top-5 logits differ by up to {max_diff}"));
         }
 
-        // 2. Free-running greedy.
+        // 2. Free-running greedy, against llama.cpp's run with the same KV
+        // type. Its top-2 gaps are recorded for the f32 run only, so the
+        // near-tie condition on a divergence applies there.
+        let f16 = case["greedy_ids_f16_kv"]
+            .as_array()
+            .map(|_| ids(&case["greedy_ids_f16_kv"]))
+            .unwrap_or_default();
+        let f16_div = want.iter().zip(&f16).position(|(a, b)| a != b);
+        let (want, gaps_known) = match kv {
+            KvDtype::F16 if !f16.is_empty() => (f16.clone(), false),
+            _ => (want, true),
+        };
         let mut logits = prefill(&mut model, &prompt).unwrap();
         let mut got = Vec::new();
         let mut diverged = None;
@@ -135,7 +165,7 @@ fn check(name: &str) {
             got.push(next);
             if next != want[step] {
                 diverged = Some(step);
-                if gaps[step] >= NEAR_TIE {
+                if gaps_known && gaps[step] >= NEAR_TIE {
                     failures.push(format!(
                         "{cname}: free-running greedy left llama.cpp's at step {step} (gap {}): ours {got:?} vs {:?}",
                         gaps[step],
@@ -146,16 +176,17 @@ fn check(name: &str) {
             }
             logits = model.network.forward(&[next], prompt.len() + step).unwrap();
         }
-        let f16 = case["greedy_ids_f16_kv"]
-            .as_array()
-            .map(|_| ids(&case["greedy_ids_f16_kv"]))
-            .unwrap_or_default();
-        let f16_div = want.iter().zip(&f16).position(|(a, b)| a != b);
         // The bar: at least 50 equal greedy tokens, or, where llama.cpp
         // leaves its own path sooner (f16 vs f32 KV), at least as many as it keeps.
         let required = f16_div.map_or(MIN_EQUAL, |d| d.min(MIN_EQUAL));
         let equal = diverged.unwrap_or(want.len());
-        if equal < required {
+        // With an f16 cache, a step where llama.cpp's f16 and f32 runs still
+        // agree (so its recorded top-2 gap applies) and that gap is a
+        // near-tie may flip either way: llama.cpp's own runs show ties
+        // follow the KV precision. Anywhere else the bar stands.
+        let f16_near_tie = !gaps_known
+            && diverged.is_some_and(|d| f16_div.is_none_or(|f| d < f) && gaps[d] < NEAR_TIE);
+        if equal < required && !f16_near_tie {
             failures.push(format!(
                 "{cname}: free-running greedy equal for {equal} tokens, fewer than {required}"
             ));
@@ -167,7 +198,11 @@ fn check(name: &str) {
             want.len() - near_ties,
             diverged.unwrap_or(want.len()),
             want.len(),
-            diverged.map_or(String::new(), |d| format!(" (first divergence at step {d}, llama.cpp top-2 gap {})", gaps[d])),
+            diverged.map_or(String::new(), |d| if gaps_known || f16_near_tie {
+                format!(" (first divergence at step {d}, llama.cpp top-2 gap {})", gaps[d])
+            } else {
+                format!(" (first divergence at step {d})")
+            }),
             f16_div.map_or("never".to_string(), |d| format!("step {d}")),
         );
     }

@@ -234,6 +234,7 @@ pub fn generate_with(
     let ctx = model.context_length();
 
     let t0 = Instant::now();
+    model.network.reserve(prompt.len() + opts.max_new_tokens);
     let mut logits = prefill(model, prompt)?;
     timings.prefill_ms = t0.elapsed().as_secs_f64() * 1e3;
 

@@ -60,6 +60,13 @@ impl Network {
         }
     }
 
+    /// Allocate the KV cache for `positions` at once, where the network can.
+    pub fn reserve(&mut self, positions: usize) {
+        if let Network::Decoder(d) = self {
+            d.reserve(positions);
+        }
+    }
+
     /// Largest number of prompt tokens one forward call may take (`None`: all).
     pub fn max_prefill_chunk(&self) -> Option<usize> {
         match self {

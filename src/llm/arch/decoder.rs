@@ -22,6 +22,7 @@ use std::sync::Arc;
 use candle_core::quantized::{gguf_file, GgmlDType, QMatMul, QTensor};
 use candle_core::{bail, DType, Device, Module, Result, Tensor};
 
+use super::kv::KvCacheF16;
 use crate::llm::quant::{Kernel, QWeights};
 
 /// The GGUF architectures this decoder implements.
@@ -83,6 +84,19 @@ pub struct LoadOptions {
     pub requantize_q8: bool,
     /// Which matmul implementation runs the quantized weights.
     pub matmul: MatmulImpl,
+    /// Element type of the KV cache.
+    pub kv: KvDtype,
+}
+
+/// Element type of the KV cache.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum KvDtype {
+    /// llama.cpp's default: half the memory and the bytes read per decode
+    /// step; decode attention reads it directly ([`super::kv`]).
+    #[default]
+    F16,
+    /// The reference path: f32 rows, candle ops for all attention.
+    F32,
 }
 
 /// Matmul implementation for quantized weight matrices.
@@ -354,6 +368,36 @@ impl KvCache {
     }
 }
 
+/// A layer's KV cache in either element type.
+#[derive(Debug, Clone)]
+enum Kv {
+    F32(KvCache),
+    F16(KvCacheF16),
+}
+
+impl Kv {
+    fn new(dtype: KvDtype) -> Self {
+        match dtype {
+            KvDtype::F32 => Kv::F32(KvCache::default()),
+            KvDtype::F16 => Kv::F16(KvCacheF16::default()),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Kv::F32(c) => c.len,
+            Kv::F16(c) => c.len,
+        }
+    }
+
+    fn set_len(&mut self, len: usize) {
+        match self {
+            Kv::F32(c) => c.len = len,
+            Kv::F16(c) => c.len = len,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Layer {
     attn_norm: RmsNorm,
@@ -374,7 +418,7 @@ struct Layer {
     down: Linear,
     sliding: bool,
     rope_base: f32,
-    cache: KvCache,
+    cache: Kv,
 }
 
 fn add_bias(x: Tensor, b: &Option<Tensor>) -> Result<Tensor> {
@@ -468,6 +512,77 @@ fn geglu_ggml(gate: &Tensor, up: &Tensor) -> Result<Tensor> {
     Tensor::from_vec(out, shape, gate.device())
 }
 
+/// Attention of `q` `(n_head, l, hd)` at positions `pos..` over the f32
+/// rows `kc`, `vc` `(n_kv, t, hd)` of positions `start..`, with the full
+/// score matrix (candle ops). Returns `(l, n_head * hd)`.
+#[allow(clippy::too_many_arguments)]
+fn dense_attention(
+    q: &Tensor,
+    kc: &Tensor,
+    vc: &Tensor,
+    pos: usize,
+    start: usize,
+    window: Option<usize>,
+    score_scale: f32,
+    cfg: &DecoderConfig,
+) -> Result<Tensor> {
+    dense_attention_impl(q, kc, vc, pos, start, window, score_scale, cfg, false)
+}
+
+/// [`dense_attention`] with the probabilities rounded to f16 (f16 cache).
+#[allow(clippy::too_many_arguments)]
+fn dense_attention_f16p(
+    q: &Tensor,
+    kc: &Tensor,
+    vc: &Tensor,
+    pos: usize,
+    start: usize,
+    window: Option<usize>,
+    score_scale: f32,
+    cfg: &DecoderConfig,
+) -> Result<Tensor> {
+    dense_attention_impl(q, kc, vc, pos, start, window, score_scale, cfg, true)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn dense_attention_impl(
+    q: &Tensor,
+    kc: &Tensor,
+    vc: &Tensor,
+    pos: usize,
+    start: usize,
+    window: Option<usize>,
+    score_scale: f32,
+    cfg: &DecoderConfig,
+    round_probs_f16: bool,
+) -> Result<Tensor> {
+    let (nh, l, hd) = q.dims3()?;
+    let nkv = cfg.n_kv_head;
+    let t = kc.dim(1)?;
+    let g = nh / nkv;
+    let qg = q.reshape((nkv, g * l, hd))?;
+    let mut scores = qg.matmul(&kc.t()?)?;
+    if score_scale != 1.0 {
+        scores = (scores * score_scale as f64)?;
+    }
+    if l > 1 {
+        let m = mask(pos, l, start, start + t, window)?;
+        scores = scores
+            .reshape((nkv, g, l, t))?
+            .broadcast_add(&m)?
+            .reshape((nkv, g * l, t))?;
+    }
+    let mut probs = candle_nn::ops::softmax_last_dim(&scores)?;
+    if round_probs_f16 {
+        probs = probs.to_dtype(DType::F16)?.to_dtype(DType::F32)?;
+    }
+    let out = probs.matmul(vc)?; // (nkv, g*l, hd)
+    out.reshape((nh, l, hd))?
+        .transpose(0, 1)?
+        .contiguous()?
+        .reshape((l, nh * hd))
+}
+
 impl Layer {
     fn attention(&mut self, x: &Tensor, pos: usize, cfg: &DecoderConfig) -> Result<Tensor> {
         let (l, _) = x.dims2()?;
@@ -503,7 +618,6 @@ impl Layer {
             q
         };
 
-        self.cache.append(&k, &v, cfg.context_length)?;
         let end = pos + l;
         let window = if self.sliding {
             cfg.sliding_window
@@ -511,28 +625,28 @@ impl Layer {
             None
         };
         let start = window.map_or(0, |w| (pos + 1).saturating_sub(w));
-        let (kc, vc) = self.cache.view(start, end)?;
-        let t = end - start;
-        let g = nh / nkv;
-        let qg = q.reshape((nkv, g * l, hd))?;
-        let mut scores = qg.matmul(&kc.t()?)?;
-        if !scale_q {
-            scores = (scores * cfg.attn_scale as f64)?;
-        }
-        if l > 1 {
-            let m = mask(pos, l, start, end, window)?;
-            scores = scores
-                .reshape((nkv, g, l, t))?
-                .broadcast_add(&m)?
-                .reshape((nkv, g * l, t))?;
-        }
-        let probs = candle_nn::ops::softmax_last_dim(&scores)?;
-        let out = probs.matmul(&vc)?; // (nkv, g*l, hd)
-        let out = out
-            .reshape((nh, l, hd))?
-            .transpose(0, 1)?
-            .contiguous()?
-            .reshape((l, nh * hd))?;
+        let score_scale = if scale_q { 1.0 } else { cfg.attn_scale };
+        let out = match &mut self.cache {
+            Kv::F32(c) => {
+                c.append(&k, &v, cfg.context_length)?;
+                let (kc, vc) = c.view(start, end)?;
+                dense_attention(&q, &kc, &vc, pos, start, window, score_scale, cfg)?
+            }
+            Kv::F16(c) => {
+                c.append(&k, &v, cfg.context_length)?;
+                if l == 1 {
+                    let qv = q.flatten_all()?.to_vec1::<f32>()?;
+                    let o = c.attend_one(&qv, nh, start, end, score_scale);
+                    Tensor::from_vec(o, (1, nh * hd), &Device::Cpu)?
+                } else {
+                    // As ggml's graph with an f16 cache: Q meets K, and the
+                    // probabilities meet V, as f16.
+                    let (kc, vc) = c.to_tensors(start, end)?;
+                    let q = q.to_dtype(DType::F16)?.to_dtype(DType::F32)?;
+                    dense_attention_f16p(&q, &kc, &vc, pos, start, window, score_scale, cfg)?
+                }
+            }
+        };
         self.wo.forward(&out)
     }
 
@@ -628,7 +742,7 @@ impl Decoder {
                 } else {
                     cfg.rope_base
                 },
-                cache: KvCache::default(),
+                cache: Kv::new(opts.kv),
             });
         }
         Ok(Self {
@@ -646,12 +760,24 @@ impl Decoder {
 
     /// Positions held in the KV cache.
     pub fn cached_len(&self) -> usize {
-        self.layers.first().map_or(0, |l| l.cache.len)
+        self.layers.first().map_or(0, |l| l.cache.len())
     }
 
     pub fn clear_cache(&mut self) {
         for l in &mut self.layers {
-            l.cache.len = 0;
+            l.cache.set_len(0);
+        }
+    }
+
+    /// Allocate the KV cache for `positions` at once (it grows by doubling
+    /// otherwise); bounded by the context length.
+    pub fn reserve(&mut self, positions: usize) {
+        let positions = positions.min(self.cfg.context_length);
+        let (nkv, hd) = (self.cfg.n_kv_head, self.cfg.head_dim);
+        for l in &mut self.layers {
+            if let Kv::F16(c) = &mut l.cache {
+                c.reserve(nkv, hd, positions);
+            }
         }
     }
 
@@ -669,7 +795,7 @@ impl Decoder {
             );
         }
         for l in &mut self.layers {
-            l.cache.len = pos;
+            l.cache.set_len(pos);
         }
         let ids = Tensor::new(tokens, &Device::Cpu)?;
         let mut x = self.embed.embedding(&ids)?;

@@ -10,4 +10,5 @@
 //! rotary tables per layer. [`lfm2`] wraps candle-transformers' `quantized_lfm2`.
 
 pub mod decoder;
+pub mod kv;
 pub mod lfm2;
