@@ -37,6 +37,7 @@ fn prefill_and_decode_speed() {
             LoadOptions {
                 matmul: MatmulImpl::Candle,
                 requantize_q8: true,
+                ..Default::default()
             },
         ),
     ];
