@@ -49,6 +49,10 @@ const NEAR_TIE: f32 = 0.25;
 /// (measured: up to ~0.7 for gemma3-270m, whose logits are ~20, ~0.9 for
 /// smollm2-135m; rounding noise amplified by Q8 activation quantization).
 const MAX_LOGIT_DIFF: f32 = 1.0;
+/// The same bound for our f16-KV path, which is compared with the logits of
+/// llama.cpp's f32-KV run (the only ones recorded) and adds the f16 cache's
+/// rounding (measured: up to 1.04 on smollm2-135m).
+const MAX_LOGIT_DIFF_F16_KV: f32 = 1.25;
 /// Free-running greedy tokens that must equal llama.cpp's.
 const MIN_EQUAL: usize = 50;
 
@@ -141,7 +145,11 @@ fn check_kv(name: &str, kv: KvDtype) {
                 .forward(&[want[step]], prompt.len() + step)
                 .unwrap();
         }
-        if max_diff > MAX_LOGIT_DIFF {
+        let bound = match kv {
+            KvDtype::F32 => MAX_LOGIT_DIFF,
+            KvDtype::F16 => MAX_LOGIT_DIFF_F16_KV,
+        };
+        if max_diff > bound {
             failures.push(format!("{cname}: top-5 logits differ by up to {max_diff}"));
         }
 

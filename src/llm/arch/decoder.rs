@@ -526,36 +526,6 @@ fn dense_attention(
     score_scale: f32,
     cfg: &DecoderConfig,
 ) -> Result<Tensor> {
-    dense_attention_impl(q, kc, vc, pos, start, window, score_scale, cfg, false)
-}
-
-/// [`dense_attention`] with the probabilities rounded to f16 (f16 cache).
-#[allow(clippy::too_many_arguments)]
-fn dense_attention_f16p(
-    q: &Tensor,
-    kc: &Tensor,
-    vc: &Tensor,
-    pos: usize,
-    start: usize,
-    window: Option<usize>,
-    score_scale: f32,
-    cfg: &DecoderConfig,
-) -> Result<Tensor> {
-    dense_attention_impl(q, kc, vc, pos, start, window, score_scale, cfg, true)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn dense_attention_impl(
-    q: &Tensor,
-    kc: &Tensor,
-    vc: &Tensor,
-    pos: usize,
-    start: usize,
-    window: Option<usize>,
-    score_scale: f32,
-    cfg: &DecoderConfig,
-    round_probs_f16: bool,
-) -> Result<Tensor> {
     let (nh, l, hd) = q.dims3()?;
     let nkv = cfg.n_kv_head;
     let t = kc.dim(1)?;
@@ -572,10 +542,7 @@ fn dense_attention_impl(
             .broadcast_add(&m)?
             .reshape((nkv, g * l, t))?;
     }
-    let mut probs = candle_nn::ops::softmax_last_dim(&scores)?;
-    if round_probs_f16 {
-        probs = probs.to_dtype(DType::F16)?.to_dtype(DType::F32)?;
-    }
+    let probs = candle_nn::ops::softmax_last_dim(&scores)?;
     let out = probs.matmul(vc)?; // (nkv, g*l, hd)
     out.reshape((nh, l, hd))?
         .transpose(0, 1)?
@@ -639,11 +606,11 @@ impl Layer {
                     let o = c.attend_one(&qv, nh, start, end, score_scale);
                     Tensor::from_vec(o, (1, nh * hd), &Device::Cpu)?
                 } else {
-                    // As ggml's graph with an f16 cache: Q meets K, and the
-                    // probabilities meet V, as f16.
-                    let (kc, vc) = c.to_tensors(start, end)?;
+                    // As ggml's graph with an f16 cache: Q meets K as f16.
                     let q = q.to_dtype(DType::F16)?.to_dtype(DType::F32)?;
-                    dense_attention_f16p(&q, &kc, &vc, pos, start, window, score_scale, cfg)?
+                    let qv = q.flatten_all()?.to_vec1::<f32>()?;
+                    let o = c.attend_many(&qv, nh, l, pos, start, window, score_scale);
+                    Tensor::from_vec(o, (l, nh * hd), &Device::Cpu)?
                 }
             }
         };

@@ -132,6 +132,164 @@ impl KvCacheF16 {
     }
 }
 
+/// Softmax of `row` in place as ggml computes it (max-subtracted, the sum
+/// in f64), each probability rounded to f16 (it meets V as f16).
+fn softmax_f16_probs(row: &mut [f32], simd: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if simd {
+        // SAFETY: `simd` means AVX2+FMA+F16C are present.
+        unsafe { x86::softmax_f16_probs(row) };
+        return;
+    }
+    let _ = simd;
+    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0f64;
+    for x in row.iter_mut() {
+        *x = (*x - max).exp();
+        sum += *x as f64;
+    }
+    let inv = (1.0 / sum) as f32;
+    for x in row.iter_mut() {
+        *x = f16::from_f32(*x * inv).to_f32();
+    }
+}
+
+/// Query positions per task of [`KvCacheF16::attend_many`].
+const ROW_BLOCK: usize = 64;
+
+thread_local! {
+    /// Per-thread score buffer of `attend_many` (reused: a fresh multi-MB
+    /// buffer per task costs more in page faults than the softmax).
+    static SCORES: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl KvCacheF16 {
+    /// Attention of `l` query positions `pos..pos + l` (prefill) over cached
+    /// positions `start..pos + l`: `q` is `(n_head, l, hd)`; causal, and
+    /// within `window` positions when given. Scores are `scale * q.k`;
+    /// probabilities are rounded to f16 before `P V`, and callers round `q`,
+    /// as ggml's graph does with an f16 cache. Returns `(l, n_head * hd)`.
+    ///
+    /// Tasks are (query head, block of 64 positions): each computes its
+    /// score rows with one GEMM, the masked softmax in place, and its output
+    /// rows with a second GEMM, so no task holds more than 64 score rows.
+    #[allow(clippy::too_many_arguments)]
+    pub fn attend_many(
+        &self,
+        q: &[f32],
+        n_head: usize,
+        l: usize,
+        pos: usize,
+        start: usize,
+        window: Option<usize>,
+        scale: f32,
+    ) -> Vec<f32> {
+        let hd = self.hd;
+        let end = pos + l;
+        let t = end - start;
+        let group = n_head / self.n_kv.max(1);
+        // K and V rows of the window as f32, per KV head.
+        let mut kf = vec![0f32; self.n_kv * t * hd];
+        let mut vf = vec![0f32; self.n_kv * t * hd];
+        for h in 0..self.n_kv {
+            let a = (h * self.cap + start) * hd;
+            half::slice::HalfFloatSliceExt::convert_to_f32_slice(
+                &self.k[a..a + t * hd],
+                &mut kf[h * t * hd..(h + 1) * t * hd],
+            );
+            half::slice::HalfFloatSliceExt::convert_to_f32_slice(
+                &self.v[a..a + t * hd],
+                &mut vf[h * t * hd..(h + 1) * t * hd],
+            );
+        }
+        let width = n_head * hd;
+        let mut out = vec![0f32; l * width];
+        let out_ptr = SendPtr(out.as_mut_ptr());
+        let blocks = l.div_ceil(ROW_BLOCK);
+        let simd = simd_ok(8);
+        let task = |id: usize| {
+            let (head, b) = (id / blocks, id % blocks);
+            let kh = head / group;
+            let i0 = b * ROW_BLOCK;
+            let rows = ROW_BLOCK.min(l - i0);
+            // Keys the block's last row may see (causal): a prefix of the window.
+            let n = (pos + i0 + rows) - start;
+            let (kp, vp) = (&kf[kh * t * hd..], &vf[kh * t * hd..]);
+            let qp = &q[(head * l + i0) * hd..];
+            SCORES.with(|cell| {
+                let mut buf = cell.borrow_mut();
+                if buf.len() < rows * n {
+                    buf.resize(rows * n, 0.0);
+                }
+                let s = &mut buf[..rows * n];
+                // SAFETY: the slices hold the rows x hd, n x hd and rows x n
+                // values addressed by these strides.
+                unsafe {
+                    gemm::gemm(
+                        rows,
+                        n,
+                        hd,
+                        s.as_mut_ptr(),
+                        1,
+                        n as isize,
+                        false,
+                        qp.as_ptr(),
+                        1,
+                        hd as isize,
+                        kp.as_ptr(),
+                        hd as isize,
+                        1,
+                        0.0,
+                        scale,
+                        false,
+                        false,
+                        false,
+                        gemm::Parallelism::None,
+                    );
+                }
+                for r in 0..rows {
+                    let qpos = pos + i0 + r;
+                    let row = &mut s[r * n..(r + 1) * n];
+                    let lo =
+                        window.map_or(0, |w| (qpos + 1).saturating_sub(w).saturating_sub(start));
+                    let hi = qpos + 1 - start;
+                    softmax_f16_probs(&mut row[lo..hi], simd);
+                    row[..lo].iter_mut().for_each(|x| *x = 0.0);
+                    row[hi..].iter_mut().for_each(|x| *x = 0.0);
+                }
+                // SAFETY: task (head, b) writes only rows i0..i0+rows, columns
+                // head*hd..(head+1)*hd of `out`.
+                unsafe {
+                    gemm::gemm(
+                        rows,
+                        hd,
+                        n,
+                        out_ptr.get().add(i0 * width + head * hd),
+                        1,
+                        width as isize,
+                        false,
+                        s.as_ptr(),
+                        1,
+                        n as isize,
+                        vp.as_ptr(),
+                        1,
+                        hd as isize,
+                        0.0,
+                        1.0,
+                        false,
+                        false,
+                        false,
+                        gemm::Parallelism::None,
+                    );
+                }
+            });
+        };
+        let tasks = n_head * blocks;
+        candle_core::utils::barrier_pool().execute_chunked(tasks, |range| range.for_each(task));
+        out
+    }
+}
+
 #[derive(Clone, Copy)]
 struct SendPtr(*mut f32);
 // SAFETY: used only for disjoint writes (see `attend_one`).
@@ -185,24 +343,11 @@ fn attend_group(
             }
         }
     }
-    let mut probs = vec![f16::ZERO; group * t];
     for g in 0..group {
-        let s = &scores[g * t..(g + 1) * t];
-        let max = s.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let mut sum = 0f64;
-        let e: Vec<f32> = s
-            .iter()
-            .map(|&x| {
-                let v = (x - max).exp();
-                sum += v as f64;
-                v
-            })
-            .collect();
-        let inv = (1.0 / sum) as f32;
-        for (p, v) in probs[g * t..(g + 1) * t].iter_mut().zip(e) {
-            *p = f16::from_f32(v * inv);
-        }
+        softmax_f16_probs(&mut scores[g * t..(g + 1) * t], simd);
     }
+    // Exact: the values are f16-rounded already.
+    let probs: Vec<f16> = scores.iter().map(|&x| f16::from_f32(x)).collect();
     #[cfg(target_arch = "x86_64")]
     if simd {
         // SAFETY: as above.
@@ -239,6 +384,82 @@ mod x86 {
         let r = _mm_add_ps(r, _mm_movehl_ps(r, r));
         let r = _mm_add_ss(r, _mm_movehdup_ps(r));
         _mm_cvtss_f32(r)
+    }
+
+    /// `exp(x)` for 8 lanes (Cephes' polynomial, about 1 ulp; 0 below -87).
+    #[inline]
+    #[target_feature(enable = "avx2,fma,f16c")]
+    unsafe fn exp8(x: __m256) -> __m256 {
+        let tiny = _mm256_cmp_ps::<_CMP_LT_OQ>(x, _mm256_set1_ps(-87.0));
+        let x = _mm256_min_ps(
+            _mm256_max_ps(x, _mm256_set1_ps(-87.0)),
+            _mm256_set1_ps(88.0),
+        );
+        let n = _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
+            _mm256_mul_ps(x, _mm256_set1_ps(std::f32::consts::LOG2_E)),
+        );
+        let r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693_359_4), x);
+        let r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.121_944_4e-4), r);
+        let mut p = _mm256_set1_ps(1.987_569_1e-4);
+        for c in [
+            1.398_199_9e-3,
+            8.333_452e-3,
+            4.166_579_6e-2,
+            1.666_666_5e-1,
+            0.5,
+        ] {
+            p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(c));
+        }
+        let r2 = _mm256_mul_ps(r, r);
+        let y = _mm256_add_ps(_mm256_fmadd_ps(p, r2, r), _mm256_set1_ps(1.0));
+        let pow2 = _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_add_epi32(
+            _mm256_cvtps_epi32(n),
+            _mm256_set1_epi32(127),
+        )));
+        _mm256_andnot_ps(tiny, _mm256_mul_ps(y, pow2))
+    }
+
+    /// See [`super::softmax_f16_probs`].
+    ///
+    /// # Safety
+    /// AVX2, FMA and F16C are present.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    pub unsafe fn softmax_f16_probs(row: &mut [f32]) {
+        let n = row.len();
+        let body = n / 8 * 8;
+        let p = row.as_mut_ptr();
+        let mut mv = _mm256_set1_ps(f32::NEG_INFINITY);
+        for i in (0..body).step_by(8) {
+            mv = _mm256_max_ps(mv, _mm256_loadu_ps(p.add(i)));
+        }
+        let mut lanes = [0f32; 8];
+        _mm256_storeu_ps(lanes.as_mut_ptr(), mv);
+        let max = lanes
+            .iter()
+            .chain(&row[body..])
+            .copied()
+            .fold(f32::NEG_INFINITY, f32::max);
+        let m = _mm256_set1_ps(max);
+        let mut sum = 0f64;
+        for i in (0..body).step_by(8) {
+            let e = exp8(_mm256_sub_ps(_mm256_loadu_ps(p.add(i)), m));
+            _mm256_storeu_ps(p.add(i), e);
+            sum += hsum(e) as f64;
+        }
+        for x in &mut row[body..] {
+            *x = (*x - max).exp();
+            sum += *x as f64;
+        }
+        let inv = _mm256_set1_ps((1.0 / sum) as f32);
+        for i in (0..body).step_by(8) {
+            let v = _mm256_mul_ps(_mm256_loadu_ps(p.add(i)), inv);
+            let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v);
+            _mm256_storeu_ps(p.add(i), _mm256_cvtph_ps(h));
+        }
+        let inv = (1.0 / sum) as f32;
+        for x in &mut row[body..] {
+            *x = f16::from_f32(*x * inv).to_f32();
+        }
     }
 
     /// `scores[g * t + j] = scale * q_g . k_j`; each key row is loaded once
@@ -342,6 +563,82 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn softmax_matches_scalar_exp() {
+        let row: Vec<f32> = (0..203)
+            .map(|i| (i as f32 * 0.37).sin() * 30.0 - 5.0)
+            .collect();
+        let mut want = row.clone();
+        softmax_f16_probs(&mut want, false);
+        let mut got = row.clone();
+        softmax_f16_probs(&mut got, simd_ok(8));
+        for (g, w) in got.iter().zip(&want) {
+            // Both f16-rounded; the vector exp is within an ulp or two.
+            assert!((g - w).abs() <= 1e-3 * w.abs() + 1e-7, "{g} vs {w}");
+        }
+    }
+
+    #[test]
+    fn prefill_attention_matches_dense_reference() {
+        let mut seed = 11u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            ((seed >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        };
+        // (heads, kv heads, hd, cached before, new positions, window)
+        for (n_head, n_kv, hd, pos, l, window) in [
+            (4, 2, 8, 0, 5, None),
+            (9, 3, 64, 100, 150, None),
+            (4, 1, 16, 40, 70, Some(32)),
+            (14, 2, 64, 0, 64, None),
+        ] {
+            let t = pos + l;
+            let k: Vec<f32> = (0..n_kv * t * hd).map(|_| rnd() * 3.0).collect();
+            let v: Vec<f32> = (0..n_kv * t * hd).map(|_| rnd()).collect();
+            let q: Vec<f32> = (0..n_head * l * hd)
+                .map(|_| f16::from_f32(rnd()).to_f32())
+                .collect();
+            let mut cache = KvCacheF16::default();
+            let tensor =
+                |x: &[f32]| Tensor::from_vec(x.to_vec(), (n_kv, t, hd), &Device::Cpu).unwrap();
+            cache.append(&tensor(&k), &tensor(&v), 8192).unwrap();
+            let scale = 1.0 / (hd as f32).sqrt();
+            let start = window.map_or(0, |w: usize| (pos + 1).saturating_sub(w));
+            let got = cache.attend_many(&q, n_head, l, pos, start, window, scale);
+            let r = |x: f32| f16::from_f32(x).to_f32();
+            let group = n_head / n_kv;
+            for h in 0..n_head {
+                let kh = h / group;
+                for i in 0..l {
+                    let qp = pos + i;
+                    let lo = window.map_or(0, |w| (qp + 1).saturating_sub(w));
+                    let s: Vec<f32> = (lo..=qp)
+                        .map(|j| {
+                            (0..hd)
+                                .map(|d| q[(h * l + i) * hd + d] * r(k[(kh * t + j) * hd + d]))
+                                .sum::<f32>()
+                                * scale
+                        })
+                        .collect();
+                    let m = s.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                    let z: f32 = s.iter().map(|x| (x - m).exp()).sum();
+                    for d in 0..hd {
+                        let want: f32 = (lo..=qp)
+                            .map(|j| (s[j - lo] - m).exp() / z * r(v[(kh * t + j) * hd + d]))
+                            .sum();
+                        let g = got[i * n_head * hd + h * hd + d];
+                        assert!(
+                            (g - want).abs() <= 2e-3 * (1.0 + want.abs()),
+                            "{n_head}x{hd} pos {pos} l {l} head {h} row {i} [{d}]: {g} vs {want}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
