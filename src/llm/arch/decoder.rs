@@ -119,8 +119,8 @@ enum Linear {
 impl Linear {
     fn new(t: Arc<QTensor>, opts: LoadOptions) -> Result<Self> {
         if opts.matmul == MatmulImpl::Ours {
-            if let Some(w) = QWeights::from_qtensor(&t)? {
-                return Ok(Linear::Ours(Arc::new(w.for_this_cpu())));
+            if let Some(w) = QWeights::from_qtensor_for_this_cpu(&t)? {
+                return Ok(Linear::Ours(Arc::new(w)));
             }
         }
         Ok(Linear::Candle(QMatMul::from_arc(t)?))

@@ -130,17 +130,29 @@ impl QWeights {
         Self::from_bytes(format, n, k, t.data()?.into_owned()).map(Some)
     }
 
+    /// [`Self::from_qtensor`] in the layout this CPU's fastest kernel reads
+    /// ([`Self::for_this_cpu`]), repacked straight from `t`'s bytes.
+    pub fn from_qtensor_for_this_cpu(t: &QTensor) -> Result<Option<Self>> {
+        let Some(format) = Format::from_ggml(t.dtype()) else {
+            return Ok(None);
+        };
+        let (n, k) = t.shape().dims2()?;
+        if Kernel::best() != Kernel::AvxVnni || n % r8::GROUP != 0 {
+            return Self::from_qtensor(t);
+        }
+        let data = t.data()?;
+        check_len(format, n, k, data.len())?;
+        Ok(Some(Self {
+            format,
+            layout: Layout::R8,
+            n,
+            k,
+            data: r8::repack(format, n, k, &data),
+        }))
+    }
+
     pub fn from_bytes(format: Format, n: usize, k: usize, data: Vec<u8>) -> Result<Self> {
-        if k % QK != 0 {
-            bail!("quantized matmul: k = {k} is not a multiple of {QK}");
-        }
-        let want = n * (k / QK) * format.block_bytes();
-        if data.len() != want {
-            bail!(
-                "quantized matmul: {format:?} ({n}, {k}) needs {want} bytes, got {}",
-                data.len()
-            );
-        }
+        check_len(format, n, k, data.len())?;
         Ok(Self {
             format,
             layout: Layout::Ggml,
@@ -290,6 +302,18 @@ impl QWeights {
         shape.push(self.n);
         Tensor::from_vec(out, shape, x.device())
     }
+}
+
+/// `len` bytes hold an `(n, k)` matrix of `format` blocks.
+fn check_len(format: Format, n: usize, k: usize, len: usize) -> Result<()> {
+    if k % QK != 0 {
+        bail!("quantized matmul: k = {k} is not a multiple of {QK}");
+    }
+    let want = n * (k / QK) * format.block_bytes();
+    if len != want {
+        bail!("quantized matmul: {format:?} ({n}, {k}) needs {want} bytes, got {len}");
+    }
+    Ok(())
 }
 
 /// Weight rows per parallel task (a multiple of every kernel's row tile and

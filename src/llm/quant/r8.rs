@@ -39,62 +39,65 @@ pub const fn offsets(format: Format) -> (usize, usize, usize) {
     }
 }
 
-/// Value `j` (0..32) of a ggml block: the nibble/byte as stored, before the
-/// high bit (Q5) is added.
-fn low_value(format: Format, blk: &[u8], j: usize) -> u8 {
-    let qs = match format {
-        Format::Q4_1 => &blk[4..20],
-        Format::Q5_0 => &blk[6..22],
-        Format::Q5_1 => &blk[8..24],
-        Format::Q8_0 => return blk[2 + j] ^ 0x80,
-    };
-    if j < 16 {
-        qs[j] & 0x0F
-    } else {
-        qs[j - 16] >> 4
-    }
-}
-
 /// Repack `n` rows (a multiple of [`GROUP`]) of `k` columns from the ggml
-/// layout.
+/// layout. Groups are independent, so they are repacked in parallel (this
+/// runs once per weight matrix at load).
 pub fn repack(format: Format, n: usize, k: usize, ggml: &[u8]) -> Vec<u8> {
+    use rayon::prelude::*;
     let bb = format.block_bytes();
     let nb = k / QK;
     let rb = nb * bb;
     let (_, m_bytes, qh_bytes) = header(format);
     let (m_off, qh_off, qs_off) = offsets(format);
+    // Where the fields sit in a ggml block.
+    let (qh_at, qs_at) = match format {
+        Format::Q4_1 => (0, 4),
+        Format::Q5_0 => (2, 6),
+        Format::Q5_1 => (4, 8),
+        Format::Q8_0 => (0, 2),
+    };
     let mut out = vec![0u8; ggml.len()];
-    for g in 0..n / GROUP {
-        for b in 0..nb {
-            let dst = &mut out[(g * nb + b) * GROUP * bb..][..GROUP * bb];
-            for r in 0..GROUP {
-                let blk = &ggml[(g * GROUP + r) * rb + b * bb..][..bb];
-                dst[2 * r..2 * r + 2].copy_from_slice(&blk[0..2]);
-                if m_bytes > 0 {
-                    dst[m_off + 2 * r..m_off + 2 * r + 2].copy_from_slice(&blk[2..4]);
-                }
-                if qh_bytes > 0 {
-                    let at = if format == Format::Q5_0 { 2 } else { 4 };
-                    dst[qh_off + 4 * r..qh_off + 4 * r + 4].copy_from_slice(&blk[at..at + 4]);
-                }
-                if format == Format::Q8_0 {
-                    for j in 0..8 {
-                        for t in 0..4 {
-                            dst[qs_off + j * 32 + r * 4 + t] = low_value(format, blk, 4 * j + t);
-                        }
+    out.par_chunks_mut(GROUP * rb)
+        .take(n / GROUP)
+        .enumerate()
+        .for_each(|(g, group)| {
+            for b in 0..nb {
+                let dst = &mut group[b * GROUP * bb..][..GROUP * bb];
+                for r in 0..GROUP {
+                    let blk = &ggml[(g * GROUP + r) * rb + b * bb..][..bb];
+                    dst[2 * r..2 * r + 2].copy_from_slice(&blk[0..2]);
+                    if m_bytes > 0 {
+                        dst[m_off + 2 * r..m_off + 2 * r + 2].copy_from_slice(&blk[2..4]);
                     }
-                } else {
-                    for i in 0..4 {
-                        for t in 0..4 {
-                            let lo = low_value(format, blk, 8 * i + t);
-                            let hi = low_value(format, blk, 8 * i + 4 + t);
-                            dst[qs_off + i * 32 + r * 4 + t] = lo | (hi << 4);
+                    if qh_bytes > 0 {
+                        dst[qh_off + 4 * r..qh_off + 4 * r + 4]
+                            .copy_from_slice(&blk[qh_at..qh_at + 4]);
+                    }
+                    let qs = &blk[qs_at..];
+                    if format == Format::Q8_0 {
+                        for j in 0..8 {
+                            for t in 0..4 {
+                                dst[qs_off + j * 32 + r * 4 + t] = qs[4 * j + t] ^ 0x80;
+                            }
+                        }
+                    } else {
+                        // ggml byte j holds value j (low nibble) and j + 16
+                        // (high nibble); R8 chunk i, byte t holds values
+                        // 8i + t (low) and 8i + 4 + t (high).
+                        for i in 0..4 {
+                            for t in 0..4 {
+                                let (a, c) = (8 * i + t, 8 * i + 4 + t);
+                                dst[qs_off + i * 32 + r * 4 + t] = if i < 2 {
+                                    (qs[a] & 0x0F) | (qs[c] << 4)
+                                } else {
+                                    (qs[a - 16] >> 4) | (qs[c - 16] & 0xF0)
+                                };
+                            }
                         }
                     }
                 }
             }
-        }
-    }
+        });
     out
 }
 
