@@ -343,11 +343,11 @@ fn attend_group(
             }
         }
     }
+    // Probabilities, f16-rounded, kept as f32.
     for g in 0..group {
         softmax_f16_probs(&mut scores[g * t..(g + 1) * t], simd);
     }
-    // Exact: the values are f16-rounded already.
-    let probs: Vec<f16> = scores.iter().map(|&x| f16::from_f32(x)).collect();
+    let probs = scores;
     #[cfg(target_arch = "x86_64")]
     if simd {
         // SAFETY: as above.
@@ -358,7 +358,7 @@ fn attend_group(
         let o = &mut out[g * hd..(g + 1) * hd];
         o.iter_mut().for_each(|x| *x = 0.0);
         for j in 0..t {
-            let p = probs[g * t + j].to_f32();
+            let p = probs[g * t + j];
             for (x, v) in o.iter_mut().zip(&vals[j * hd..(j + 1) * hd]) {
                 *x += p * v.to_f32();
             }
@@ -502,17 +502,21 @@ mod x86 {
     /// # Safety
     /// As [`scores`].
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub unsafe fn weighted_sum(p: &[f16], vals: &[f16], group: usize, hd: usize, out: &mut [f32]) {
+    pub unsafe fn weighted_sum(p: &[f32], vals: &[f16], group: usize, hd: usize, out: &mut [f32]) {
         let t = vals.len() / hd;
         let chunks = hd / 8;
         let mut acc = vec![_mm256_setzero_ps(); group * chunks];
+        let mut v = vec![_mm256_setzero_ps(); chunks];
         for j in 0..t {
             let vp = vals.as_ptr().add(j * hd);
-            for c in 0..chunks {
-                let v = load8(vp.add(c * 8));
-                for g in 0..group {
-                    let pg = _mm256_set1_ps(p[g * t + j].to_f32());
-                    acc[g * chunks + c] = _mm256_fmadd_ps(pg, v, acc[g * chunks + c]);
+            for (c, vc) in v.iter_mut().enumerate() {
+                *vc = load8(vp.add(c * 8));
+            }
+            for g in 0..group {
+                let pg = _mm256_set1_ps(*p.get_unchecked(g * t + j));
+                let a = &mut acc[g * chunks..(g + 1) * chunks];
+                for (ac, vc) in a.iter_mut().zip(&v) {
+                    *ac = _mm256_fmadd_ps(pg, *vc, *ac);
                 }
             }
         }

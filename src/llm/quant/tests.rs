@@ -190,6 +190,14 @@ fn r8_kernels_match_scalar_on_the_ggml_layout() {
             }
         }
     }
+    // Loading for this CPU repacks straight from the tensor when it can.
+    let c = case(GgmlDType::Q5_0, 16, 64, 1, 8);
+    let direct = QWeights::from_qtensor_for_this_cpu(&c.w).unwrap().unwrap();
+    let via = QWeights::from_qtensor(&c.w)
+        .unwrap()
+        .unwrap()
+        .for_this_cpu();
+    assert_eq!((direct.layout(), &direct.data), (via.layout(), &via.data));
     // Row counts that are not a multiple of 8 keep the ggml layout.
     let c = case(GgmlDType::Q8_0, 12, 64, 1, 7);
     let qw = QWeights::from_qtensor(&c.w).unwrap().unwrap().repacked_r8();
