@@ -73,6 +73,9 @@ pub fn run(
 ) -> Result<Vec<BenchRow>> {
     let mut rows = Vec::with_capacity(inputs.len() * summarizers.len());
     for summarizer in summarizers.iter_mut() {
+        // Each summarizer's peak memory is its own: the previous one's model
+        // is freed and the process's high-water mark restarts here.
+        crate::llm::model::reset_peak_rss();
         for input in inputs {
             let mut redactor = Redactor::new(&policy.personal_data)?;
             let started = Instant::now();
@@ -117,6 +120,7 @@ pub fn run(
             progress(&row);
             rows.push(row);
         }
+        summarizer.release();
     }
     Ok(rows)
 }

@@ -184,6 +184,12 @@ impl Model {
     }
 }
 
+/// Start a new peak for [`peak_rss_bytes`] (Linux: `clear_refs` 5 resets
+/// `VmHWM` to the current RSS); a no-op where unsupported.
+pub fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
 /// Peak resident set size of this process (`VmHWM`), in bytes; 0 where unknown.
 pub fn peak_rss_bytes() -> u64 {
     std::fs::read_to_string("/proc/self/status")

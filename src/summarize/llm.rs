@@ -167,6 +167,10 @@ impl Summarizer for LlmSummarizer {
         &self.label
     }
 
+    fn release(&mut self) {
+        self.model = None;
+    }
+
     fn summarize(&mut self, request: &SummaryRequest<'_>) -> Result<SummaryOutput, Error> {
         let started = Instant::now();
         let settings = self.settings.clone();

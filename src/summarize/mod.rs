@@ -73,6 +73,9 @@ pub struct SummaryOutput {
 pub trait Summarizer {
     fn name(&self) -> &str;
     fn summarize(&mut self, request: &SummaryRequest<'_>) -> Result<SummaryOutput, Error>;
+    /// Free what `summarize` loaded (a model's weights); the next call
+    /// loads it again.
+    fn release(&mut self) {}
 }
 
 /// The empty summary: a baseline that shows what the rest carries alone.
