@@ -342,6 +342,179 @@ pub fn compact_pinned(
     let new_results = classify::new_tool_results(&t);
 
     // Audit.
+    let summary_words = summary.split_whitespace().count();
+    let audit = audit_trail(&AuditInputs {
+        t: &t,
+        tokens,
+        kernel,
+        kernel_on,
+        kernel_tokens,
+        strategy,
+        pins_on,
+        policy,
+        start,
+        stubs: &stubs,
+        pins: &pins,
+        superseded: &superseded,
+        carried_superseded: &carried_superseded,
+        pins_in_tail: &pins_in_tail,
+        listed: &listed,
+        failed: &failed,
+        redactions: &redactions,
+        summary_redactions: &summary_redactions,
+        directives: &directives,
+        summary_words,
+        summarizer_name: summarizer.name(),
+        summary_tokens,
+        capped,
+    })?;
+
+    let job_text: Vec<&str> = job_items.iter().map(|i| i.text.as_str()).collect();
+    let full_text: Vec<&str> = full_items.iter().map(|i| i.text.as_str()).collect();
+    let report = Report {
+        input: inputs.input_name.to_string(),
+        format: t.format.name().to_string(),
+        strategy: strategy.name().to_string(),
+        tokenizer: tokens.name().to_string(),
+        kernel: Identity {
+            id: kernel.id.clone(),
+            version: kernel.version.clone(),
+            sha256: kernel.sha256.clone(),
+        },
+        policy: Identity {
+            id: policy.id.clone(),
+            version: policy.version.clone(),
+            sha256: policy.sha256.clone(),
+        },
+        tokens: Tokens {
+            before,
+            after,
+            fixed_overhead,
+            kernel: kernel_tokens,
+            pinned,
+            summary: summary_tokens,
+            tail: tail_tokens,
+            framing,
+            may_persist,
+        },
+        reduction_pct: report::reduction_pct(before, after),
+        floor: Floor {
+            trigger: rules.trigger_tokens,
+            required,
+            met: rules.trigger_tokens >= required,
+            remains,
+        },
+        trigger: TriggerCheck {
+            threshold: rules.trigger_tokens,
+            input_tokens: before,
+            min_new_tool_results: rules.min_new_tool_results,
+            new_tool_results: new_results,
+            would_trigger: before > rules.trigger_tokens
+                && new_results >= rules.min_new_tool_results,
+        },
+        summarizer: SummarizerReport {
+            name: summarizer.name().to_string(),
+            input_tokens: count(&job_text.join("\n"))?,
+            full_input_tokens: count(&full_text.join("\n"))?,
+            words: summary_words,
+            capped,
+            latency_ms,
+            model: output.metrics,
+        },
+        counts: Counts {
+            messages_before: t.messages.len(),
+            messages_after: request.messages.len(),
+            pins: pins.len(),
+            pins_carried: if pins_on { carried_live.len() } else { 0 },
+            pins_superseded: superseded.len() + carried_superseded.len(),
+            pins_in_tail: pins_in_tail.len(),
+            stubs: stubs.len(),
+            redactions: redactions.len() + summary_redactions.len(),
+            may_persist_listed: may_lines.len(),
+        },
+        precedence,
+        governance: None,
+    };
+    let mut all_redactions = redactions;
+    all_redactions.extend(summary_redactions);
+    // Release gate: pin the policy and verify it before anything leaves.
+    let (pin, mut governance) = crate::governance::pin::seal_for_release(kernel, ctx)
+        .map_err(crate::governance::GovernanceError::from)?;
+    governance.directives_rejected = directives.len();
+    let mut report = report;
+    report.governance = Some(governance);
+    Ok(Compaction {
+        request,
+        audit,
+        report,
+        summary,
+        redactions: all_redactions,
+        pin,
+    })
+}
+
+/// What the audit trail is built from: the stages' results.
+#[derive(Clone, Copy)]
+struct AuditInputs<'a> {
+    t: &'a Transcript,
+    tokens: &'a dyn TokenCount,
+    kernel: &'a MissionKernel,
+    kernel_on: bool,
+    kernel_tokens: usize,
+    strategy: Strategy,
+    pins_on: bool,
+    policy: &'a RetentionPolicy,
+    /// First tail message.
+    start: usize,
+    stubs: &'a [Stub],
+    pins: &'a [Pin],
+    superseded: &'a [Pin],
+    carried_superseded: &'a [Pin],
+    pins_in_tail: &'a [Pin],
+    /// May-persist calls listed: (id, tool, args).
+    listed: &'a [&'a (String, String, String)],
+    /// Calls whose result was an error.
+    failed: &'a HashSet<&'a str>,
+    redactions: &'a [Redaction],
+    summary_redactions: &'a [Redaction],
+    directives: &'a [crate::governance::memory::RejectedDirective],
+    summary_words: usize,
+    summarizer_name: &'a str,
+    summary_tokens: usize,
+    capped: bool,
+}
+
+/// One record per input item, pin, redaction, rejected directive and the
+/// summary: what was kept, pinned, summarized, stubbed, redacted or dropped,
+/// by which rule, and its tokens before and after.
+fn audit_trail(a: &AuditInputs<'_>) -> Result<Vec<AuditRecord>> {
+    let AuditInputs {
+        t,
+        tokens,
+        kernel,
+        kernel_on,
+        kernel_tokens,
+        strategy,
+        pins_on,
+        policy,
+        start,
+        stubs,
+        pins,
+        superseded,
+        carried_superseded,
+        pins_in_tail,
+        listed,
+        failed,
+        redactions,
+        summary_redactions,
+        directives,
+        summary_words,
+        summarizer_name,
+        summary_tokens,
+        capped,
+    } = *a;
+    let rules = &policy.compaction;
+    let count = |s: &str| tokens.count(s);
     let mut audit = Vec::new();
     for (i, s) in t.instructions.iter().enumerate() {
         let n = count(s)?;
@@ -471,7 +644,7 @@ pub fn compact_pinned(
         }
     }
     if pins_on {
-        for p in &pins {
+        for p in pins {
             let rule = if p.source_item.starts_with("carried:") {
                 "evidence.carried_forward".to_string()
             } else {
@@ -506,7 +679,7 @@ pub fn compact_pinned(
                 )),
             );
         }
-        for p in &pins_in_tail {
+        for p in pins_in_tail {
             audit.push(
                 AuditRecord::new(
                     format!("pin:{}", p.record_id),
@@ -526,7 +699,7 @@ pub fn compact_pinned(
                 .detail(&r.placeholder),
         );
     }
-    for d in &directives {
+    for d in directives {
         audit.push(
             AuditRecord::new(
                 &d.found_in,
@@ -540,13 +713,12 @@ pub fn compact_pinned(
             )),
         );
     }
-    let summary_words = summary.split_whitespace().count();
     audit.push(
         AuditRecord::new(
             "summary",
             "summary",
             Decision::Kept,
-            format!("summarizer.{}", summarizer.name()),
+            format!("summarizer.{summarizer_name}"),
         )
         .tokens(0, summary_tokens)
         .detail(if capped {
@@ -556,88 +728,7 @@ pub fn compact_pinned(
         }),
     );
 
-    let job_text: Vec<&str> = job_items.iter().map(|i| i.text.as_str()).collect();
-    let full_text: Vec<&str> = full_items.iter().map(|i| i.text.as_str()).collect();
-    let report = Report {
-        input: inputs.input_name.to_string(),
-        format: t.format.name().to_string(),
-        strategy: strategy.name().to_string(),
-        tokenizer: tokens.name().to_string(),
-        kernel: Identity {
-            id: kernel.id.clone(),
-            version: kernel.version.clone(),
-            sha256: kernel.sha256.clone(),
-        },
-        policy: Identity {
-            id: policy.id.clone(),
-            version: policy.version.clone(),
-            sha256: policy.sha256.clone(),
-        },
-        tokens: Tokens {
-            before,
-            after,
-            fixed_overhead,
-            kernel: kernel_tokens,
-            pinned,
-            summary: summary_tokens,
-            tail: tail_tokens,
-            framing,
-            may_persist,
-        },
-        reduction_pct: report::reduction_pct(before, after),
-        floor: Floor {
-            trigger: rules.trigger_tokens,
-            required,
-            met: rules.trigger_tokens >= required,
-            remains,
-        },
-        trigger: TriggerCheck {
-            threshold: rules.trigger_tokens,
-            input_tokens: before,
-            min_new_tool_results: rules.min_new_tool_results,
-            new_tool_results: new_results,
-            would_trigger: before > rules.trigger_tokens
-                && new_results >= rules.min_new_tool_results,
-        },
-        summarizer: SummarizerReport {
-            name: summarizer.name().to_string(),
-            input_tokens: count(&job_text.join("\n"))?,
-            full_input_tokens: count(&full_text.join("\n"))?,
-            words: summary_words,
-            capped,
-            latency_ms,
-            model: output.metrics,
-        },
-        counts: Counts {
-            messages_before: t.messages.len(),
-            messages_after: request.messages.len(),
-            pins: pins.len(),
-            pins_carried: if pins_on { carried_live.len() } else { 0 },
-            pins_superseded: superseded.len() + carried_superseded.len(),
-            pins_in_tail: pins_in_tail.len(),
-            stubs: stubs.len(),
-            redactions: redactions.len() + summary_redactions.len(),
-            may_persist_listed: may_lines.len(),
-        },
-        precedence,
-        governance: None,
-    };
-    let mut all_redactions = redactions;
-    all_redactions.extend(summary_redactions);
-    // Release gate: pin the policy and verify it before anything leaves.
-    let (pin, mut governance) = crate::governance::pin::seal_for_release(kernel, ctx)
-        .map_err(crate::governance::GovernanceError::from)?;
-    governance.directives_rejected = directives.len();
-    let mut report = report;
-    report.governance = Some(governance);
-    Ok(Compaction {
-        request,
-        audit,
-        report,
-        summary,
-        redactions: all_redactions,
-        pin,
-    })
+    Ok(audit)
 }
 
 fn split_item(item: &str) -> (usize, usize) {

@@ -10,6 +10,8 @@
 use candle_core::{bail, Device, Result, Tensor};
 use half::f16;
 
+use crate::llm::quant::SendPtr;
+
 /// K and V of one layer, `(n_kv, capacity, head_dim)` each, in f16.
 #[derive(Debug, Clone, Default)]
 pub struct KvCacheF16 {
@@ -287,17 +289,6 @@ impl KvCacheF16 {
         let tasks = n_head * blocks;
         candle_core::utils::barrier_pool().execute_chunked(tasks, |range| range.for_each(task));
         out
-    }
-}
-
-#[derive(Clone, Copy)]
-struct SendPtr(*mut f32);
-// SAFETY: used only for disjoint writes (see `attend_one`).
-unsafe impl Send for SendPtr {}
-unsafe impl Sync for SendPtr {}
-impl SendPtr {
-    fn get(self) -> *mut f32 {
-        self.0
     }
 }
 

@@ -322,13 +322,15 @@ const ROW_CHUNK: usize = 16;
 /// Below this many multiply-adds a matmul runs on the calling thread.
 const SERIAL_BELOW: usize = 1 << 16;
 
+/// An output pointer shared by parallel tasks that write disjoint parts of
+/// it (`matmul_q`, the KV attention).
 #[derive(Clone, Copy)]
-struct SendPtr(*mut f32);
-// SAFETY: used only for disjoint writes (see `matmul_q`).
+pub(crate) struct SendPtr(pub(crate) *mut f32);
+// SAFETY: only used for disjoint writes, which each user documents.
 unsafe impl Send for SendPtr {}
 unsafe impl Sync for SendPtr {}
 impl SendPtr {
-    fn get(self) -> *mut f32 {
+    pub(crate) fn get(self) -> *mut f32 {
         self.0
     }
 }

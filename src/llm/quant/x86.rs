@@ -375,43 +375,21 @@ pub mod vnni_r8 {
         if F == Q5_0 || F == Q5_1 {
             let qh = _mm256_loadu_si256(p.add(qh_off) as *const __m256i);
             let sixteen = _mm256_set1_epi8(0x10);
+            // Byte offset of each 4-byte lane within its 128-bit half (the
+            // reach of `shuffle_epi8`), in all 4 bytes of the lane.
+            let lane_bytes = _mm256_setr_epi32(
+                0,
+                0x0404_0404,
+                0x0808_0808,
+                0x0c0c_0c0c,
+                0,
+                0x0404_0404,
+                0x0808_0808,
+                0x0c0c_0c0c,
+            );
             for (j, wj) in w.iter_mut().enumerate() {
                 // Byte j/2 of each row's qh word, in all 4 bytes of its lane.
-                let b = (j / 2) as i8;
-                let idx = _mm256_setr_epi8(
-                    b,
-                    b,
-                    b,
-                    b,
-                    4 + b,
-                    4 + b,
-                    4 + b,
-                    4 + b,
-                    8 + b,
-                    8 + b,
-                    8 + b,
-                    8 + b,
-                    12 + b,
-                    12 + b,
-                    12 + b,
-                    12 + b,
-                    b,
-                    b,
-                    b,
-                    b,
-                    4 + b,
-                    4 + b,
-                    4 + b,
-                    4 + b,
-                    8 + b,
-                    8 + b,
-                    8 + b,
-                    8 + b,
-                    12 + b,
-                    12 + b,
-                    12 + b,
-                    12 + b,
-                );
+                let idx = _mm256_add_epi8(lane_bytes, _mm256_set1_epi8((j / 2) as i8));
                 let bytes = _mm256_shuffle_epi8(qh, idx);
                 // Byte t tests bit 4 * (j % 2) + t.
                 let s = 4 * (j % 2) as u32;
