@@ -5,8 +5,10 @@
 //! * positions are limited only by the GGUF `context_length` (SmolLM2: 8,192);
 //!   rotary tables are computed per call for the positions in use, the way
 //!   ggml's rope cache does it (`theta *= theta_scale` in f32);
-//! * the KV cache is preallocated (grown geometrically) and written in place
-//!   with `slice_set`; grouped-query attention reshapes the queries into
+//! * the KV cache is f16 by default, as llama.cpp's, with its own attention
+//!   ([`super::kv`]); the f32 reference cache is preallocated (grown
+//!   geometrically) and written in place with `slice_set`, and its
+//!   grouped-query attention reshapes the queries into
 //!   `(n_kv_head, group * len, head_dim)` instead of copying K/V per head;
 //! * Gemma 3: GELU (tanh) feed-forward, queries scaled before the product,
 //!   sliding-window layers attend to the last `sliding_window` positions
@@ -15,7 +17,8 @@
 //!   run in chunks;
 //! * RMSNorm accumulates the sum of squares in f64 as ggml does;
 //! * Q4_1/Q5_0/Q5_1/Q8_0 matrices run on our kernels (`llm::quant`, ggml's
-//!   algorithm with SIMD), other types on candle's `QMatMul` ([`Linear`]).
+//!   algorithm with SIMD; repacked to the R8 layout on AVX-VNNI CPUs), other
+//!   types on candle's `QMatMul` ([`Linear`]).
 
 use std::sync::Arc;
 

@@ -9,6 +9,8 @@
 //! AVX-VNNI versions picked at run time, so a portable build gets them too.
 //! The SIMD kernels compute a tile of weight rows x activation rows per pass
 //! so each unpacked weight block is reused for several tokens in prefill.
+//! On AVX-VNNI CPUs the weights are repacked at load into the [`r8`] layout
+//! (8 rows interleaved), whose kernels produce 8 outputs per vector.
 
 pub mod r8;
 pub mod scalar;
