@@ -576,6 +576,25 @@ mod tests {
     }
 
     #[test]
+    fn scalar_and_simd_one_token_paths_agree() {
+        let (group, hd, t) = (3, 64, 257);
+        let f = |i: usize, m: f32| f16::from_f32(((i as f32) * m).sin());
+        let q: Vec<f16> = (0..group * hd).map(|i| f(i, 0.37)).collect();
+        let keys: Vec<f16> = (0..t * hd).map(|i| f(i, 0.11)).collect();
+        let vals: Vec<f16> = (0..t * hd).map(|i| f(i, 0.53)).collect();
+        let mut scalar = vec![0f32; group * hd];
+        attend_group(&q, &keys, &vals, group, hd, 0.125, &mut scalar, false);
+        if !simd_ok(hd) {
+            return;
+        }
+        let mut simd = vec![0f32; group * hd];
+        attend_group(&q, &keys, &vals, group, hd, 0.125, &mut simd, true);
+        for (a, b) in simd.iter().zip(&scalar) {
+            assert!((a - b).abs() <= 1e-3 * (1.0 + b.abs()), "{a} vs {b}");
+        }
+    }
+
+    #[test]
     fn prefill_attention_matches_dense_reference() {
         let mut seed = 11u64;
         let mut rnd = move || {
