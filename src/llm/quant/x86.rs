@@ -56,6 +56,26 @@ pub unsafe fn quantize_block(x: &[f32], q: &mut [i8]) -> (f32, i32) {
     (d, sum)
 }
 
+/// `acc + ` the sums of 4 products `u8 * i8` in each i32 lane (AVX-VNNI
+/// `vpdpbusd`). `_mm256_dpbusd_avx_epi32` is stable only since Rust 1.89
+/// (our MSRV is 1.85): the same instruction by asm.
+///
+/// # Safety
+/// The CPU supports AVX2 and AVX-VNNI.
+#[inline]
+#[target_feature(enable = "avx2,avxvnni")]
+unsafe fn dpbusd(acc: __m256i, u: __m256i, y: __m256i) -> __m256i {
+    let mut acc = acc;
+    core::arch::asm!(
+        "{{vex}} vpdpbusd {acc}, {u}, {y}",
+        acc = inout(ymm_reg) acc,
+        u = in(ymm_reg) u,
+        y = in(ymm_reg) y,
+        options(pure, nomem, nostack, preserves_flags),
+    );
+    acc
+}
+
 // Format ids for const generics.
 const Q4_1: u8 = 0;
 const Q5_0: u8 = 1;
@@ -123,17 +143,7 @@ macro_rules! kernels {
             #[target_feature(enable = $feat)]
             unsafe fn dot_us(u: __m256i, y: __m256i) -> __m256i {
                 if VNNI {
-                    // `_mm256_dpbusd_avx_epi32` is stable only since Rust
-                    // 1.89 (our MSRV is 1.85): the same instruction by asm.
-                    let mut acc = _mm256_setzero_si256();
-                    core::arch::asm!(
-                        "{{vex}} vpdpbusd {acc}, {u}, {y}",
-                        acc = inout(ymm_reg) acc,
-                        u = in(ymm_reg) u,
-                        y = in(ymm_reg) y,
-                        options(pure, nomem, nostack, preserves_flags),
-                    );
-                    acc
+                    dpbusd(_mm256_setzero_si256(), u, y)
                 } else {
                     _mm256_madd_epi16(_mm256_maddubs_epi16(u, y), _mm256_set1_epi16(1))
                 }
@@ -337,21 +347,6 @@ pub mod vnni_r8 {
 
     /// Activation rows per pass in prefill.
     const TOKENS: usize = 4;
-
-    #[inline]
-    #[target_feature(enable = "avx2,fma,f16c,avxvnni")]
-    unsafe fn dpbusd(acc: __m256i, u: __m256i, y: __m256i) -> __m256i {
-        let mut acc = acc;
-        // `_mm256_dpbusd_avx_epi32` is stable only since Rust 1.89.
-        core::arch::asm!(
-            "{{vex}} vpdpbusd {acc}, {u}, {y}",
-            acc = inout(ymm_reg) acc,
-            u = in(ymm_reg) u,
-            y = in(ymm_reg) y,
-            options(pure, nomem, nostack, preserves_flags),
-        );
-        acc
-    }
 
     /// The 8 value groups of one group block as unsigned bytes.
     #[inline]
