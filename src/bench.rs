@@ -41,6 +41,9 @@ pub struct BenchRow {
     pub prefill_tokens_per_s: f64,
     pub generated_tokens: usize,
     pub decode_tokens_per_s: f64,
+    pub decode_passes: usize,
+    pub draft_tokens: usize,
+    pub accepted_draft_tokens: usize,
     pub summarizer_ms: f64,
     pub peak_memory_bytes: u64,
 }
@@ -110,6 +113,9 @@ pub fn run(
                 prefill_tokens_per_s: m.prefill_tokens_per_s,
                 generated_tokens: m.generated_tokens,
                 decode_tokens_per_s: m.decode_tokens_per_s,
+                decode_passes: m.decode_passes,
+                draft_tokens: m.draft_tokens,
+                accepted_draft_tokens: m.accepted_draft_tokens,
                 summarizer_ms: if s.model.is_some() {
                     m.latency_ms
                 } else {
@@ -197,7 +203,7 @@ pub fn table(summaries: &[BenchSummary]) -> String {
 /// One CSV line per compaction, with a header.
 pub fn to_csv(rows: &[BenchRow]) -> String {
     let mut out = String::from(
-        "summarizer,input,strategy,tokens_before,tokens_after,summarizer_input_tokens,full_input_tokens,compaction_ms,summary_words,load_ms,prompt_tokens,prefill_tokens_per_s,generated_tokens,decode_tokens_per_s,summarizer_ms,peak_memory_bytes\n",
+        "summarizer,input,strategy,tokens_before,tokens_after,summarizer_input_tokens,full_input_tokens,compaction_ms,summary_words,load_ms,prompt_tokens,prefill_tokens_per_s,generated_tokens,decode_tokens_per_s,decode_passes,draft_tokens,accepted_draft_tokens,summarizer_ms,peak_memory_bytes\n",
     );
     for r in rows {
         let fields = [
@@ -215,6 +221,9 @@ pub fn to_csv(rows: &[BenchRow]) -> String {
             r.prefill_tokens_per_s.to_string(),
             r.generated_tokens.to_string(),
             r.decode_tokens_per_s.to_string(),
+            r.decode_passes.to_string(),
+            r.draft_tokens.to_string(),
+            r.accepted_draft_tokens.to_string(),
             r.summarizer_ms.to_string(),
             r.peak_memory_bytes.to_string(),
         ];
@@ -293,7 +302,7 @@ mod tests {
     fn csv_quotes_fields_with_commas() {
         let csv = to_csv(&[row("x", 1.5, 0)]);
         let mut lines = csv.lines();
-        assert_eq!(lines.next().unwrap().split(',').count(), 16);
+        assert_eq!(lines.next().unwrap().split(',').count(), 19);
         assert!(lines.next().unwrap().starts_with("x,\"a,b.json\","));
     }
 }

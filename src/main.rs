@@ -209,6 +209,10 @@ enum Command {
         /// CSV file, one row per compaction
         #[arg(long, value_name = "FILE.csv", default_value = "bench.csv")]
         csv: PathBuf,
+        /// Speculative draft tokens checked per forward pass (0: none; the
+        /// summaries are the same, only the time changes)
+        #[arg(long, value_name = "N", default_value_t = continuity::summarize::llm::LlmSettings::default().lookahead)]
+        lookahead: usize,
         /// No progress bar
         #[arg(short, long)]
         quiet: bool,
@@ -233,6 +237,10 @@ enum Command {
         /// Keep generating past stop tokens (fixed-length timing runs)
         #[arg(long)]
         ignore_stop: bool,
+        /// Check up to N prompt-lookup draft tokens per forward pass (greedy
+        /// output unchanged; 0: one token per pass, as llama.cpp's default)
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        lookahead: usize,
         /// Print JSON (ids, text, timings) instead of text
         #[arg(long)]
         json: bool,
@@ -379,10 +387,15 @@ fn run_bench(
     strategy: Strategy,
     tokenizer: Option<&str>,
     csv: &std::path::Path,
+    lookahead: usize,
     quiet: bool,
     now: chrono::DateTime<chrono::Utc>,
 ) -> anyhow::Result<()> {
     use continuity::bench;
+    let settings = summarize::llm::LlmSettings {
+        lookahead,
+        ..Default::default()
+    };
     let kernel = io::load_kernel(kernel, now)?;
     let policy = io::load_policy(policy)?;
     let tokens = load_tokenizer(tokenizer)?;
@@ -411,7 +424,7 @@ fn run_bench(
     };
     let mut boxed = Vec::with_capacity(names.len());
     for n in &names {
-        boxed.push(summarize::by_name(n)?);
+        boxed.push(summarize::by_name_with(n, &settings)?);
     }
     let bar = if quiet {
         indicatif::ProgressBar::hidden()
@@ -466,7 +479,7 @@ fn run_generate(
     model_path: Option<&std::path::Path>,
     prompt: Option<&str>,
     prompt_ids: Option<&std::path::Path>,
-    max_new_tokens: usize,
+    opts: &continuity::llm::generate::GenerateOptions,
     ignore_stop: bool,
     json: bool,
 ) -> anyhow::Result<()> {
@@ -489,14 +502,7 @@ fn run_generate(
     if ignore_stop {
         m.stop_tokens.clear();
     }
-    let g = generate::generate(
-        &mut m,
-        &ids,
-        &generate::GenerateOptions {
-            max_new_tokens,
-            ..Default::default()
-        },
-    )?;
+    let g = generate::generate(&mut m, &ids, opts)?;
     let t = &g.timings;
     if json {
         println!(
@@ -512,6 +518,9 @@ fn run_generate(
                 "decode_ms": t.decode_ms,
                 "generated_tokens": t.generated_tokens,
                 "decode_tokens_per_s": t.decode_tokens_per_s(),
+                "decode_passes": t.decode_passes,
+                "draft_tokens": t.draft_tokens,
+                "accepted_draft_tokens": t.accepted_draft_tokens,
                 "peak_memory_bytes": t.peak_rss_bytes,
             })
         );
@@ -887,6 +896,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             strategy,
             tokenizer,
             csv,
+            lookahead,
             quiet,
         } => run_bench(
             &inputs,
@@ -896,6 +906,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             strategy,
             tokenizer.as_deref(),
             &csv,
+            lookahead,
             quiet,
             now,
         )?,
@@ -906,13 +917,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             prompt_ids,
             max_new_tokens,
             ignore_stop,
+            lookahead,
             json,
         } => run_generate(
             &model,
             model_path.as_deref(),
             prompt.as_deref(),
             prompt_ids.as_deref(),
-            max_new_tokens,
+            &continuity::llm::generate::GenerateOptions {
+                max_new_tokens,
+                lookahead,
+                ..Default::default()
+            },
             ignore_stop,
             json,
         )?,

@@ -2,6 +2,14 @@
 //! cache, then one token at a time with greedy or seeded sampling, a repeat
 //! penalty, stop tokens, a token budget and an optional caller stop check.
 //! Deterministic for the same model, prompt, options and seed.
+//!
+//! Greedy decoding can also speculate (prompt lookup): when the last tokens
+//! occurred before in the prompt or output, the tokens that followed them
+//! are run as a draft in one forward pass, and kept as far as they equal
+//! what greedy decoding picks. Summaries copy names, ids and amounts from
+//! their input, so drafts often hold. Each checked row is bit-identical to a
+//! one-token step ([`super::model::Network::forward_rows`]), so the output is the same
+//! as without speculation, only sooner.
 
 use std::time::Instant;
 
@@ -49,6 +57,10 @@ pub struct GenerateOptions {
     pub sampling: SamplingOptions,
     /// Extra stop ids besides the model's [`Model::stop_tokens`].
     pub extra_stop_tokens: Vec<u32>,
+    /// Longest prompt-lookup draft checked per forward pass (0: no
+    /// speculation). Used only with greedy sampling, where it cannot change
+    /// the output, and on networks that can check a draft in one pass.
+    pub lookahead: usize,
 }
 
 impl Default for GenerateOptions {
@@ -57,6 +69,7 @@ impl Default for GenerateOptions {
             max_new_tokens: 256,
             sampling: SamplingOptions::default(),
             extra_stop_tokens: Vec::new(),
+            lookahead: 0,
         }
     }
 }
@@ -84,6 +97,11 @@ pub struct Timings {
     pub decode_ms: f64,
     /// Peak resident set size of the process (`VmHWM`), bytes.
     pub peak_rss_bytes: u64,
+    /// Forward passes after the prefill.
+    pub decode_passes: usize,
+    /// Draft tokens checked, and how many of them greedy decoding kept.
+    pub draft_tokens: usize,
+    pub accepted_draft_tokens: usize,
 }
 
 impl Timings {
@@ -91,7 +109,8 @@ impl Timings {
         per_s(self.prompt_tokens, self.prefill_ms)
     }
     /// Tokens/s over the decode forwards (the first generated token comes
-    /// from the prefill logits, so `generated_tokens - 1` forwards).
+    /// from the prefill logits, so `generated_tokens - 1` of them are
+    /// decoded).
     pub fn decode_tokens_per_s(&self) -> f64 {
         per_s(self.generated_tokens.saturating_sub(1), self.decode_ms)
     }
@@ -123,6 +142,48 @@ pub fn argmax(logits: &[f32]) -> u32 {
         }
     }
     best as u32
+}
+
+/// Longest n-gram, in tokens, that [`lookup_draft`] matches.
+const DRAFT_MAX_NGRAM: usize = 3;
+
+/// Prompt-lookup draft: find the most recent earlier occurrence of the last
+/// `n` tokens of `prompt ++ generated`, `n` from 3 down to 1, and return the
+/// tokens that followed it: up to `len` after a match of 2 or 3 tokens, one
+/// after a single-token match (it predicts less often, and a two-row pass
+/// costs little more than one). Empty when nothing matches.
+///
+/// Measured on the reference archives' summaries (`continuity bench`, the
+/// `decode_passes` column): a 3-token draft is the sweet spot, a 4-row pass
+/// costs ~1.15x a 1-row one on qwen2.5-0.5b, and 8 rows ~1.7x.
+pub fn lookup_draft(prompt: &[u32], generated: &[u32], len: usize) -> Vec<u32> {
+    let at = |i: usize| {
+        if i < prompt.len() {
+            prompt[i]
+        } else {
+            generated[i - prompt.len()]
+        }
+    };
+    let total = prompt.len() + generated.len();
+    if len == 0 {
+        return Vec::new();
+    }
+    for n in (1..=DRAFT_MAX_NGRAM).rev() {
+        if total <= n {
+            continue;
+        }
+        let tail = total - n;
+        // Candidate starts, latest first; the match must end before the tail.
+        for i in (0..tail).rev() {
+            if (0..n).all(|j| at(i + j) == at(tail + j)) {
+                let from = i + n;
+                let take = if n == 1 { 1 } else { len };
+                let to = total.min(from + take);
+                return (from..to).map(at).collect();
+            }
+        }
+    }
+    Vec::new()
 }
 
 /// llama.cpp's repeat penalty over the distinct tokens of `recent`.
@@ -235,26 +296,38 @@ pub fn generate_with(
 
     let t0 = Instant::now();
     model.network.reserve(prompt.len() + opts.max_new_tokens);
-    let mut logits = prefill(model, prompt)?;
+    let logits = prefill(model, prompt)?;
     timings.prefill_ms = t0.elapsed().as_secs_f64() * 1e3;
 
     let t1 = Instant::now();
+    let speculate = opts.lookahead > 0 && sampler.greedy && model.network.can_forward_rows();
     let mut tokens: Vec<u32> = Vec::new();
-    let stop = loop {
-        if tokens.len() >= opts.max_new_tokens {
-            break StopReason::MaxTokens;
-        }
-        let s = &opts.sampling;
-        let recent = &tokens[tokens.len().saturating_sub(s.repeat_last_n)..];
-        apply_repeat_penalty(&mut logits, recent, s.repeat_penalty);
-        ban_repeated_ngrams(&mut logits, &tokens, s.no_repeat_ngram);
-        let next = sampler.sample(std::mem::take(&mut logits))?;
-        if stops.contains(&next) {
-            break StopReason::StopToken;
-        }
-        tokens.push(next);
-        if !keep_going(model, &tokens) {
-            break StopReason::Caller;
+    // `rows[i]`: logits after the tokens so far plus `draft[..i]`.
+    let mut rows = vec![logits];
+    let mut draft: Vec<u32> = Vec::new();
+    let stop = 'decode: loop {
+        let mut next = 0;
+        for (i, mut logits) in rows.drain(..).enumerate() {
+            if tokens.len() >= opts.max_new_tokens {
+                break 'decode StopReason::MaxTokens;
+            }
+            let s = &opts.sampling;
+            let recent = &tokens[tokens.len().saturating_sub(s.repeat_last_n)..];
+            apply_repeat_penalty(&mut logits, recent, s.repeat_penalty);
+            ban_repeated_ngrams(&mut logits, &tokens, s.no_repeat_ngram);
+            next = sampler.sample(logits)?;
+            if stops.contains(&next) {
+                break 'decode StopReason::StopToken;
+            }
+            tokens.push(next);
+            if !keep_going(model, &tokens) {
+                break 'decode StopReason::Caller;
+            }
+            if draft.get(i) != Some(&next) {
+                // Rows past a miss saw a wrong token: drop them.
+                break;
+            }
+            timings.accepted_draft_tokens += 1;
         }
         if tokens.len() >= opts.max_new_tokens {
             break StopReason::MaxTokens;
@@ -263,7 +336,22 @@ pub fn generate_with(
         if pos + 1 > ctx {
             break StopReason::ContextFull;
         }
-        logits = model.network.forward(&[next], pos)?;
+        draft = if speculate {
+            let room = (opts.max_new_tokens - tokens.len() - 1).min(ctx - pos - 1);
+            lookup_draft(prompt, &tokens, opts.lookahead.min(room))
+        } else {
+            Vec::new()
+        };
+        timings.decode_passes += 1;
+        rows = if draft.is_empty() {
+            vec![model.network.forward(&[next], pos)?]
+        } else {
+            timings.draft_tokens += draft.len();
+            let mut input = Vec::with_capacity(draft.len() + 1);
+            input.push(next);
+            input.extend(&draft);
+            model.network.forward_rows(&input, pos)?
+        };
     };
     timings.decode_ms = t1.elapsed().as_secs_f64() * 1e3;
     timings.generated_tokens = tokens.len();
@@ -289,6 +377,28 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lookup_draft_follows_the_latest_longest_match() {
+        // "7 8 9" occurs twice in the prompt; the latest occurrence wins.
+        let prompt = [7, 8, 9, 1, 2, 7, 8, 9, 3, 4, 5];
+        assert_eq!(lookup_draft(&prompt, &[7, 8, 9], 3), vec![3, 4, 5]);
+        assert_eq!(lookup_draft(&prompt, &[7, 8, 9], 2), vec![3, 4]);
+        // The draft may run on into the generated tokens.
+        assert_eq!(lookup_draft(&[5, 6], &[1, 2, 3, 1, 2], 3), vec![3, 1, 2]);
+        // A 3-gram match is preferred to a later 2-gram one.
+        let prompt = [1, 2, 3, 40, 9, 2, 3, 50];
+        assert_eq!(lookup_draft(&prompt, &[1, 2, 3], 2), vec![40, 9]);
+    }
+
+    #[test]
+    fn lookup_draft_takes_one_token_after_a_single_token_match() {
+        assert_eq!(lookup_draft(&[4, 10, 11, 12], &[4], 3), vec![10]);
+        // The tail itself is not a match, and nothing before it matches.
+        assert!(lookup_draft(&[1, 2, 3], &[9], 3).is_empty());
+        assert!(lookup_draft(&[1, 2, 3], &[], 3).is_empty());
+        assert!(lookup_draft(&[1, 1, 1], &[1], 0).is_empty());
+    }
 
     #[test]
     fn argmax_takes_the_first_maximum() {

@@ -46,6 +46,25 @@ impl Network {
         }
     }
 
+    /// Logits of every position of `tokens`, each exactly as a one-token
+    /// [`Self::forward`] would give it. Only where [`Self::can_forward_rows`]
+    /// (LFM2's convolution state does not rewind).
+    pub fn forward_rows(
+        &mut self,
+        tokens: &[u32],
+        pos: usize,
+    ) -> candle_core::Result<Vec<Vec<f32>>> {
+        match self {
+            Network::Decoder(d) => d.forward_rows(tokens, pos),
+            Network::Lfm2(_) => candle_core::bail!("LFM2 cannot check a draft in one pass"),
+        }
+    }
+
+    /// Whether [`Self::forward_rows`] is available.
+    pub fn can_forward_rows(&self) -> bool {
+        matches!(self, Network::Decoder(_))
+    }
+
     pub fn context_length(&self) -> usize {
         match self {
             Network::Decoder(d) => d.config().context_length,

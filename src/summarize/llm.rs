@@ -41,6 +41,9 @@ pub struct LlmSettings {
     /// See [`SamplingOptions::no_repeat_ngram`]; long enough that an id or
     /// amount may be written twice.
     pub no_repeat_ngram: usize,
+    /// See [`GenerateOptions::lookahead`]: speculative prompt-lookup drafts
+    /// (the summary is the same with 0, only slower).
+    pub lookahead: usize,
     pub load: LoadOptions,
 }
 
@@ -52,6 +55,7 @@ impl Default for LlmSettings {
             repeat_penalty: 1.1,
             repeat_last_n: 64,
             no_repeat_ngram: 6,
+            lookahead: 3,
             load: LoadOptions::default(),
         }
     }
@@ -224,6 +228,7 @@ impl Summarizer for LlmSummarizer {
                 ..SamplingOptions::default()
             },
             extra_stop_tokens: Vec::new(),
+            lookahead: settings.lookahead,
         };
         let generation = generate_with(model, &prompt, &opts, |m, ids| {
             // Stop once the text holds more than `cap` words: the cap-th word is complete.
@@ -242,6 +247,9 @@ impl Summarizer for LlmSummarizer {
             prefill_tokens_per_s: round3(t.prefill_tokens_per_s()),
             generated_tokens: t.generated_tokens,
             decode_tokens_per_s: round3(t.decode_tokens_per_s()),
+            decode_passes: t.decode_passes,
+            draft_tokens: t.draft_tokens,
+            accepted_draft_tokens: t.accepted_draft_tokens,
             latency_ms: round3(started.elapsed().as_secs_f64() * 1e3),
             peak_memory_bytes: t.peak_rss_bytes,
         };
@@ -260,8 +268,16 @@ fn round3(x: f64) -> f64 {
 /// for a GGUF at PATH (e.g. `lfm2:/models/LFM2.5-1.2B-Q4_K_M.gguf`). `None`
 /// when `name` is not an LLM summarizer name.
 pub fn by_name(name: &str) -> Option<Result<LlmSummarizer, InputError>> {
+    by_name_with(name, &LlmSettings::default())
+}
+
+/// [`by_name`] with these settings.
+pub fn by_name_with(
+    name: &str,
+    settings: &LlmSettings,
+) -> Option<Result<LlmSummarizer, InputError>> {
     if MODELS.contains(&name) {
-        return Some(LlmSummarizer::new(name, None, LlmSettings::default()));
+        return Some(LlmSummarizer::new(name, None, settings.clone()));
     }
     let (label, path) = name.split_once(':')?;
     if label.is_empty() || path.is_empty() {
@@ -270,7 +286,7 @@ pub fn by_name(name: &str) -> Option<Result<LlmSummarizer, InputError>> {
     Some(LlmSummarizer::new(
         label,
         Some(std::path::Path::new(path)),
-        LlmSettings::default(),
+        settings.clone(),
     ))
 }
 

@@ -60,6 +60,11 @@ pub struct SummarizerMetrics {
     pub prefill_tokens_per_s: f64,
     pub generated_tokens: usize,
     pub decode_tokens_per_s: f64,
+    /// Forward passes after the prefill, and the speculative draft tokens
+    /// they checked and kept (generated = passes + kept + 1 at most).
+    pub decode_passes: usize,
+    pub draft_tokens: usize,
+    pub accepted_draft_tokens: usize,
     pub latency_ms: f64,
     pub peak_memory_bytes: u64,
 }
@@ -123,10 +128,18 @@ pub const AVAILABLE: &[&str] = &[
 
 /// Look a summarizer up by its CLI name.
 pub fn by_name(name: &str) -> Result<Box<dyn Summarizer>, InputError> {
+    by_name_with(name, &llm::LlmSettings::default())
+}
+
+/// [`by_name`], with these settings for a model-backed summarizer.
+pub fn by_name_with(
+    name: &str,
+    settings: &llm::LlmSettings,
+) -> Result<Box<dyn Summarizer>, InputError> {
     match name {
         "none" => Ok(Box::new(NoSummary)),
         "extractive" => Ok(Box::new(Extractive)),
-        other => match llm::by_name(other) {
+        other => match llm::by_name_with(other, settings) {
             Some(Ok(s)) => Ok(Box::new(s)),
             Some(Err(e)) => Err(e),
             None => Err(InputError::UnknownSummarizer {

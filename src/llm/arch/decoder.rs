@@ -116,7 +116,11 @@ pub enum MatmulImpl {
 #[derive(Debug, Clone)]
 enum Linear {
     Ours(Arc<QWeights>),
-    Candle(QMatMul),
+    /// `two_rows`: run one-row inputs as two (see [`Linear::new`]).
+    Candle {
+        matmul: QMatMul,
+        two_rows: bool,
+    },
 }
 
 impl Linear {
@@ -126,13 +130,28 @@ impl Linear {
                 return Ok(Linear::Ours(Arc::new(w)));
             }
         }
-        Ok(Linear::Candle(QMatMul::from_arc(t)?))
+        // candle runs Q6_K through its repacked SIMD tiles for two rows or
+        // more, and through a GEMV (scalar unless built for the CPU) for one.
+        // Always taking the tiles keeps a decode step bit-identical to the
+        // same row of a multi-row pass, which speculative decoding relies on.
+        let two_rows = t.dtype() == GgmlDType::Q6K;
+        Ok(Linear::Candle {
+            matmul: QMatMul::from_arc(t)?,
+            two_rows,
+        })
     }
 
     fn forward(&self, x: &Tensor) -> Result<Tensor> {
         match self {
             Linear::Ours(w) => w.forward(x, Kernel::best()),
-            Linear::Candle(m) => m.forward(x),
+            Linear::Candle { matmul, two_rows } => {
+                if *two_rows && x.dims().first() == Some(&1) {
+                    let pair = Tensor::cat(&[x, x], 0)?;
+                    matmul.forward(&pair)?.narrow(0, 0, 1)
+                } else {
+                    matmul.forward(x)
+                }
+            }
         }
     }
 }
@@ -554,7 +573,15 @@ fn dense_attention(
 }
 
 impl Layer {
-    fn attention(&mut self, x: &Tensor, pos: usize, cfg: &DecoderConfig) -> Result<Tensor> {
+    /// `rowwise`: attend each row as its own one-token step, so every row's
+    /// output is bit-identical to a one-token decode (speculative checks).
+    fn attention(
+        &mut self,
+        x: &Tensor,
+        pos: usize,
+        rowwise: bool,
+        cfg: &DecoderConfig,
+    ) -> Result<Tensor> {
         let (l, _) = x.dims2()?;
         let (nh, nkv, hd) = (cfg.n_head, cfg.n_kv_head, cfg.head_dim);
         let q = add_bias(self.wq.forward(x)?, &self.bq)?.reshape((l, nh, hd))?;
@@ -594,20 +621,52 @@ impl Layer {
         } else {
             None
         };
-        let start = window.map_or(0, |w| (pos + 1).saturating_sub(w));
+        // First cached position query position `p` sees.
+        let start_of = |p: usize| window.map_or(0, |w| (p + 1).saturating_sub(w));
+        let start = start_of(pos);
         let score_scale = if scale_q { 1.0 } else { cfg.attn_scale };
         let out = match &mut self.cache {
             Kv::F32(c) => {
                 c.append(&k, &v, cfg.context_length)?;
-                let (kc, vc) = c.view(start, end)?;
-                dense_attention(&q, &kc, &vc, pos, start, window, score_scale, cfg)?
+                if rowwise && l > 1 {
+                    let mut rows = Vec::with_capacity(l);
+                    for j in 0..l {
+                        let p = pos + j;
+                        let (kc, vc) = c.view(start_of(p), p + 1)?;
+                        let qj = q.narrow(1, j, 1)?.contiguous()?;
+                        rows.push(dense_attention(
+                            &qj,
+                            &kc,
+                            &vc,
+                            p,
+                            start_of(p),
+                            window,
+                            score_scale,
+                            cfg,
+                        )?);
+                    }
+                    Tensor::cat(&rows, 0)?
+                } else {
+                    let (kc, vc) = c.view(start, end)?;
+                    dense_attention(&q, &kc, &vc, pos, start, window, score_scale, cfg)?
+                }
             }
             Kv::F16(c) => {
                 c.append(&k, &v, cfg.context_length)?;
-                if l == 1 {
+                if l == 1 || rowwise {
                     let qv = q.flatten_all()?.to_vec1::<f32>()?;
-                    let o = c.attend_one(&qv, nh, start, end, score_scale);
-                    Tensor::from_vec(o, (1, nh * hd), &Device::Cpu)?
+                    // q is (n_head, l, hd): row j of head h at (h * l + j) * hd.
+                    let mut o = Vec::with_capacity(l * nh * hd);
+                    let mut qj = vec![0f32; nh * hd];
+                    for j in 0..l {
+                        for h in 0..nh {
+                            let src = (h * l + j) * hd;
+                            qj[h * hd..(h + 1) * hd].copy_from_slice(&qv[src..src + hd]);
+                        }
+                        let p = pos + j;
+                        o.extend(c.attend_one(&qj, nh, start_of(p), p + 1, score_scale));
+                    }
+                    Tensor::from_vec(o, (l, nh * hd), &Device::Cpu)?
                 } else {
                     // As ggml's graph with an f16 cache: Q meets K as f16.
                     let q = q.to_dtype(DType::F16)?.to_dtype(DType::F32)?;
@@ -630,9 +689,15 @@ impl Layer {
         self.down.forward(&h)
     }
 
-    fn forward(&mut self, x: &Tensor, pos: usize, cfg: &DecoderConfig) -> Result<Tensor> {
+    fn forward(
+        &mut self,
+        x: &Tensor,
+        pos: usize,
+        rowwise: bool,
+        cfg: &DecoderConfig,
+    ) -> Result<Tensor> {
         let h = self.attn_norm.forward(x)?;
-        let h = self.attention(&h, pos, cfg)?;
+        let h = self.attention(&h, pos, rowwise, cfg)?;
         let h = match &self.post_attn_norm {
             Some(n) => n.forward(&h)?,
             None => h,
@@ -755,6 +820,28 @@ impl Decoder {
     /// the logits of the last one. `pos` must not exceed the cached length;
     /// a smaller `pos` rewinds the cache.
     pub fn forward(&mut self, tokens: &[u32], pos: usize) -> Result<Vec<f32>> {
+        let x = self.hidden(tokens, pos, false)?;
+        let last = x.narrow(0, tokens.len() - 1, 1)?;
+        let last = self.norm.forward(&last)?;
+        self.output.forward(&last)?.squeeze(0)?.to_vec1::<f32>()
+    }
+
+    /// As [`Self::forward`], but the logits of every position, each
+    /// bit-identical to what a one-token [`Self::forward`] at that position
+    /// would return: checking a speculative draft in one pass must not
+    /// change the greedy output. (Matmuls are per row already; attention is
+    /// made so here.)
+    pub fn forward_rows(&mut self, tokens: &[u32], pos: usize) -> Result<Vec<Vec<f32>>> {
+        let x = self.hidden(tokens, pos, true)?;
+        let x = self.norm.forward(&x)?;
+        let logits = self.output.forward(&x)?;
+        let vocab = logits.dim(1)?;
+        let flat = logits.flatten_all()?.to_vec1::<f32>()?;
+        Ok(flat.chunks_exact(vocab).map(<[f32]>::to_vec).collect())
+    }
+
+    /// Hidden states `(tokens, n_embd)` after the last layer.
+    fn hidden(&mut self, tokens: &[u32], pos: usize, rowwise: bool) -> Result<Tensor> {
         if tokens.is_empty() {
             bail!("forward: no tokens");
         }
@@ -773,10 +860,8 @@ impl Decoder {
             x = (x * ((self.cfg.n_embd as f32).sqrt()) as f64)?;
         }
         for layer in &mut self.layers {
-            x = layer.forward(&x, pos, &self.cfg)?;
+            x = layer.forward(&x, pos, rowwise, &self.cfg)?;
         }
-        let last = x.narrow(0, tokens.len() - 1, 1)?;
-        let last = self.norm.forward(&last)?;
-        self.output.forward(&last)?.squeeze(0)?.to_vec1::<f32>()
+        Ok(x)
     }
 }

@@ -492,9 +492,12 @@ pub mod vnni_r8 {
                 group::<F, TOKENS>(gp, acts, t, out, n, col);
                 t += TOKENS;
             }
-            while t < acts.m {
-                group::<F, 1>(gp, acts, t, out, n, col);
-                t += 1;
+            // The rest in one pass too (speculative checks run 2-4 rows).
+            match acts.m - t {
+                3 => group::<F, 3>(gp, acts, t, out, n, col),
+                2 => group::<F, 2>(gp, acts, t, out, n, col),
+                1 => group::<F, 1>(gp, acts, t, out, n, col),
+                _ => {}
             }
         }
     }
