@@ -10,10 +10,13 @@ composed by picking, per fact, one of these or nothing (omitted), plus true
 filler sentences, in shuffled order. Labels follow by construction.
 
 Splits: the calibration split draws from the `calib` sentences of the
-billing-dispute and example-billing cases; the held-out split draws only from
-the disjoint `heldout` sentences (other phrasings), and adds the whole
-ops-export case (never calibrated on), hand-written whole summaries, and the
-real LFM2.5 re-summary (read from ../shared at run time, never copied).
+billing-dispute and example-billing cases and of oncall-rollback (an on-call
+incident, added later: calib only, appended last with its own RNG); the
+held-out split draws only from the disjoint `heldout` sentences (other
+phrasings), and adds the whole ops-export case and the whole customs-hold
+case (a warehouse shipment under a customs hold; never calibrated on, see
+eval/faithfulness/README.md), hand-written whole summaries, and the real
+LFM2.5 re-summary (read from ../shared at run time, never copied).
 
 Run from the repository root: python3 eval/scripts/make_faithfulness_set.py
 """
@@ -236,6 +239,108 @@ V = {
        "The claims file has already been sent to the auditor."],
    O: ["OPS-8812 asks for a Q1 claims export."]}},
 },
+"oncall-rollback": {
+ "IF1": {"calib": {
+   S: ["Rollback RB-2291 to v3.17.4 is staged but not executed: its dry run passed on 2027-06-14, and it still waits for the incident commander's go.",
+       "Nobody has run the geo-router rollback yet; Priya Ndlovu only staged RB-2291 and it passed a dry run.",
+       "RB-2291 has been prepared and passed its dry run, but it has not been executed, so the rollback has not happened yet.",
+       "The rollback RB-2291 sits in the staged state with no execution recorded; running it needs the incident commander's approval."],
+   C: ["Rollback RB-2291 was executed on 2027-06-14.",
+       "Priya Ndlovu already ran the RB-2291 rollback to v3.17.4.",
+       "The dry run of RB-2291 failed, so the rollback cannot go ahead.",
+       "Rollback RB-2219 to v3.17.4 is staged and waiting for the incident commander."],
+   O: ["There is a rollback record, RB-2291, for the geo-router deploy.",
+       "The agent looked up rollback RB-2291."]}},
+ "IF2": {"calib": {
+   S: ["CHG-4417, which raised the geo-router db pool max_connections from 200 to 800 on 2027-06-14, was made by Priya Ndlovu, a platform-admin, and passed the authorization check.",
+       "The pool-size change CHG-4417 was authorized: Priya Ndlovu holds the platform-admin role, which may change service config during an active incident.",
+       "Platform admin Priya Ndlovu legitimately raised max_connections from 200 to 800 in CHG-4417."],
+   C: ["CHG-4417 was an unauthorized config change and should be reported as a security issue.",
+       "Priya Ndlovu changed the db pool without permission, since she holds no admin role.",
+       "CHG-4417 lowered the db pool max_connections from 800 to 200.",
+       "The CHG-4417 pool change to 800 connections was applied by the ci-release-bot."],
+   O: ["Someone changed the geo-router database pool setting during the incident."]}},
+ "IF3": {"calib": {
+   S: ["Freeze exception EXC-0931, approved by release manager Tomas Berg on 2027-06-14, is good for one use on the RB-2291 rollback only and expires on 2027-06-15 at 06:00 UTC.",
+       "EXC-0931 is a one-off: it lets RB-2291 through the FRZ-2027-06 freeze once, and any other deploy, v3.18.1 included, needs its own exception.",
+       "The freeze exception EXC-0931 covers only the RB-2291 rollback, a single use, not geo-router deploys in general."],
+   C: ["EXC-0931 exempts geo-router from the change freeze, so the v3.18.1 hotfix can ship under it as well.",
+       "Freeze exception EXC-0931 allows any geo-router deploy until the freeze ends on 2027-06-20.",
+       "EXC-0931 for the RB-2291 rollback was approved by Priya Ndlovu herself.",
+       "The freeze exception EXC-0931 for RB-2291 expires on 2027-06-25."],
+   O: ["A freeze exception, EXC-0931, was filed for geo-router."]}},
+ "IF4": {"calib": {
+   S: ["INC-7702, resolved on 2027-06-09, was reopened on 2027-06-14 and is open again at sev2; the pager's INC-7735 was closed as its duplicate.",
+       "This is a reopening, not a new incident: INC-7702 came back with the same pool-exhaustion signature, and INC-7735 was closed into it as a duplicate.",
+       "INC-7702 is active again after being reopened on 2027-06-14, with INC-7735 closed as a duplicate of it."],
+   C: ["INC-7702 was closed as a duplicate of INC-7735.",
+       "INC-7702 stays resolved since 2027-06-09; the new errors are tracked as a separate incident, INC-7735.",
+       "INC-7735 was reopened on 2027-06-14 and is the incident to work on.",
+       "INC-7702 was reopened on 2027-06-04 after the pool exhaustion came back."],
+   O: ["INC-7702 concerns 5xx errors from geo-router.",
+       "The pager opened INC-7735 this morning."]}},
+ "IF5": {"calib": {
+   S: ["Deploy DEP-5512 (v3.17.4 to v3.18.0) is held: the rollout guardrail paused it at 09:42 UTC on 2027-06-14 with 12 of 30 pods, 40% of traffic, on v3.18.0.",
+       "DEP-5512 did not complete; an automatic hold stopped it when the 5xx rate hit 4.2% against the 1% guardrail.",
+       "The v3.18.0 rollout DEP-5512 is held at 40% of traffic (12 of 30 pods) after the guardrail paused it."],
+   C: ["Deploy DEP-5512 completed, and all 30 pods run v3.18.0.",
+       "DEP-5512 failed and was cancelled, so no pod runs v3.18.0.",
+       "DEP-5512 was held with 18 of 30 pods on v3.18.0.",
+       "An engineer manually paused DEP-5512 at 40% of traffic."],
+   O: ["DEP-5512 is the geo-router release of v3.18.0."]}},
+},
+"customs-hold": {
+ "WF1": {"heldout": {
+   S: ["SHP-40318 is still under customs hold HLD-2206 for a physical inspection set for 2027-08-05; nothing has been released.",
+       "The 'release notice' the customer cites is carrier notice FR-7716, a freight release confirming the ocean freight was paid; customs has not released the container, which remains on hold HLD-2206.",
+       "Eastmere customs put container TWLU 482071-6 on hold HLD-2206 on 2027-08-03 pending an exam, and that hold is still active.",
+       "Customs has not cleared SHP-40318: hold HLD-2206 stays in force at least until the inspection on 2027-08-05 at 08:00 UTC, and only customs can lift it."],
+   C: ["Customs released SHP-40318 on 2027-08-02, so the container is free to leave the terminal.",
+       "Carrier notice FR-7716 is the customs release for SHP-40318 and lifted hold HLD-2206.",
+       "Hold HLD-2206 on SHP-40318 was placed by the carrier over unpaid ocean freight.",
+       "Customs hold HLD-2206 on SHP-40318 was placed on 2027-08-03, with the inspection scheduled for 2027-08-15."],
+   O: ["SHP-40318 arrived at Eastmere on 2027-08-02.",
+       "The agent checked the customs status of container TWLU 482071-6."]}},
+ "WF2": {"heldout": {
+   S: ["Amendment AMD-6120, which raised the declared value on entry ENT-330918 from USD 18,400 to USD 19,840, was filed by licensed customs broker Ines Okafor and passed the authorization check.",
+       "Nobody changed Hollin's entry without permission: Ines Okafor is a licensed customs broker and filed AMD-6120 under the customer's own power of attorney, POA-1187.",
+       "The declared-value correction AMD-6120 is legitimate; it was made on 2027-08-03 by a licensed broker holding Hollin Home Goods' power of attorney, following the supplier's revised invoice."],
+   C: ["AMD-6120 was an unauthorized change to Hollin's customs entry and should be reversed.",
+       "Ines Okafor amended entry ENT-330918 without any authority from Hollin Home Goods.",
+       "AMD-6120 lowered the declared value of ENT-330918 from USD 19,840 to USD 18,400.",
+       "The AMD-6120 correction to USD 19,840 was filed by Hollin's own purchasing team."],
+   O: ["The declared value on the customer's customs entry was changed on 2027-08-03."]}},
+ "WF3": {"heldout": {
+   S: ["Storage waiver WVR-0457 is a one-time courtesy for SHP-40318 alone, covering 2027-08-03 through 2027-08-06 up to USD 640, approved by terminal manager Rui Castell.",
+       "WVR-0457 does not extend to Hollin's future containers; it waives storage on SHP-40318 only, and their other shipments pay the standard rate.",
+       "Rui Castell, the terminal manager, signed off on WVR-0457 on 2027-08-04 as a single-shipment waiver for SHP-40318: four days at USD 160, at most USD 640.",
+       "The customer should not expect free storage going forward: WVR-0457 was a one-off for SHP-40318, not a standing arrangement for the account."],
+   C: ["WVR-0457 is a standing storage waiver that covers all of Hollin Home Goods' shipments, including their next containers.",
+       "Storage on Hollin's future containers is waived under WVR-0457, not just on SHP-40318.",
+       "Storage waiver WVR-0457 for SHP-40318 was approved by broker Ines Okafor.",
+       "WVR-0457 waives storage on SHP-40318 through 2027-08-16, up to USD 1,600."],
+   O: ["The account has a storage waiver on file, WVR-0457."]}},
+ "WF4": {"heldout": {
+   S: ["Bonded transfer BT-3308 to warehouse BW-2 is still pending: customs has not approved it, so the container remains at Eastmere Container Terminal.",
+       "The request to move the container into bonded warehouse BW-2 (BT-3308, filed 2027-08-04) awaits a customs decision and has not been granted.",
+       "BT-3308 has been submitted but not approved; until customs decides, the container stays in yard block C at the terminal."],
+   C: ["Customs approved bonded transfer BT-3308, and the container has moved to bonded warehouse BW-2.",
+       "BT-3308 was approved on 2027-08-04, so the container can go to BW-2 on Harlow Road.",
+       "Customs rejected bonded transfer request BT-3308.",
+       "Bonded transfer request BT-3308, submitted on 2027-08-14, is pending customs approval."],
+   O: ["A bonded transfer request, BT-3308, exists for the container.",
+       "Tidewater runs a bonded warehouse, BW-2, on Harlow Road."]}},
+ "WF5": {"heldout": {
+   S: ["SHP-40318 carries 300 of the 480 cartons on PO-88310; the remaining 180 cartons follow on SHP-40355, due 2027-08-19.",
+       "Only part of the order is in this container: 300 cartons out of 480, with the other 180 shipping separately on SHP-40355.",
+       "Purchase order PO-88310 was split across two shipments, 300 cartons on SHP-40318 and 180 on SHP-40355.",
+       "Delivering all 480 cartons from SHP-40318 is impossible: it holds 300 of them, and the remaining 180 are in transit on SHP-40355, expected 2027-08-19."],
+   C: ["SHP-40318 contains the complete 480-carton order for PO-88310.",
+       "All 480 cartons of PO-88310 arrived at Eastmere on 2027-08-02.",
+       "SHP-40318 carries 180 of the 480 cartons; the other 300 are on SHP-40355.",
+       "The remaining 180 cartons of PO-88310 ship on SHP-40355, due on 2027-08-09."],
+   O: ["SHP-40318 holds glazed ceramic wall tiles for purchase order PO-88310."]}},
+},
 }
 
 FILLER = {
@@ -249,6 +354,14 @@ FILLER = {
  "ops-export": ["Harbor & Pine Insurance (QA-ACC-3390) asked for a Q1 claims export.",
                 "The agent checked the directory and both data-handling policies.",
                 "Source datasets must never be deleted."],
+ "oncall-rollback": ["The user reported 5xx errors from geo-router in eu-west-2.",
+                     "The assistant may investigate but must not execute the rollback itself.",
+                     "Change freeze FRZ-2027-06 runs from 2027-06-12 to 2027-06-20.",
+                     "The agent read the incidents, the deploy, the rollback, the audit entry and the freeze records."],
+ "customs-hold": ["Hollin Home Goods (ACC-5127) raised its questions on ticket CS-61940.",
+                  "The assistant may only look things up; it must not schedule a delivery, change records or message the customer.",
+                  "The agent read the shipment, the customer ticket, the customs hold, the entry amendment, the storage waiver and the bonded transfer request.",
+                  "Customer ticket CS-61940 is still open."],
 }
 
 # Hand-written whole summaries (held out), labels by reading them.
@@ -312,6 +425,12 @@ def main():
         "text_from": {"path": "../../../shared/reference/mission-continuity/offline_resummaries/E1-baseline/cmp-1.liquid.json", "field": "summary"},
         "labels": {"CF1": C, "CF2": S, "CF3": O, "CF4": O, "CF5": C, "CF6": O},
         "note": "LFM2.5-1.2B re-summary of E1-baseline cmp-1: calls the uncaptured authorization a duplicate payment and the admin's add-on unauthorized; says a refund was incorrectly promised."})
+    # Third calibration domain (on-call incident), appended after every
+    # earlier line and drawn from its own RNG so no earlier choice shifts.
+    items += compose(random.Random(20270614), "oncall-rollback", "calib", 30, "inc-cal")
+    # A second unseen domain (warehouse shipment under a customs hold),
+    # held out whole, likewise appended last with its own RNG.
+    items += compose(random.Random(20270921), "customs-hold", "heldout", 30, "cus-held")
     with open("eval/faithfulness/summaries.jsonl", "w") as f:
         for it in items:
             f.write(json.dumps(it, ensure_ascii=False) + "\n")
