@@ -14,7 +14,7 @@ use candle_core::quantized::gguf_file::{self, Value};
 use candle_core::quantized::{GgmlDType, QTensor};
 use candle_core::{Device, Tensor};
 use continuity::llm::arch::decoder::{KvDtype, LoadOptions, MatmulImpl};
-use continuity::llm::generate::{generate, prefill, GenerateOptions};
+use continuity::llm::generate::{generate, prefill, GenerateOptions, Generation};
 use continuity::llm::manifest::resolve_model_offline;
 use continuity::llm::model::Model;
 
@@ -97,37 +97,24 @@ fn write_tiny_qwen2(path: &std::path::Path) {
     let down = [GgmlDType::Q6K, GgmlDType::Q4K];
     for (i, &down_type) in down.iter().enumerate().take(LAYERS) {
         let p = |s: &str| format!("blk.{i}.{s}");
-        let s = 100 * (i as u64 + 1);
         tensors.push((p("attn_norm.weight"), f32_vec(HIDDEN, 1.0)));
         tensors.push((p("ffn_norm.weight"), f32_vec(HIDDEN, 1.0)));
-        tensors.push((
-            p("attn_q.weight"),
-            rand_q((HIDDEN, HIDDEN), GgmlDType::Q5_0, s + 1),
-        ));
-        tensors.push((
-            p("attn_k.weight"),
-            rand_q((kvd, HIDDEN), GgmlDType::Q5_0, s + 2),
-        ));
-        tensors.push((
-            p("attn_v.weight"),
-            rand_q((kvd, HIDDEN), GgmlDType::Q8_0, s + 3),
-        ));
         tensors.push((p("attn_q.bias"), f32_vec(HIDDEN, 0.01)));
         tensors.push((p("attn_k.bias"), f32_vec(kvd, -0.01)));
         tensors.push((p("attn_v.bias"), f32_vec(kvd, 0.02)));
-        tensors.push((
-            p("attn_output.weight"),
-            rand_q((HIDDEN, HIDDEN), GgmlDType::Q4_1, s + 4),
-        ));
-        tensors.push((
-            p("ffn_gate.weight"),
-            rand_q((FF, HIDDEN), GgmlDType::Q5_1, s + 5),
-        ));
-        tensors.push((
-            p("ffn_up.weight"),
-            rand_q((FF, HIDDEN), GgmlDType::Q4_1, s + 6),
-        ));
-        tensors.push((p("ffn_down.weight"), rand_q((HIDDEN, FF), down_type, s + 7)));
+        let matrices = [
+            ("attn_q.weight", (HIDDEN, HIDDEN), GgmlDType::Q5_0),
+            ("attn_k.weight", (kvd, HIDDEN), GgmlDType::Q5_0),
+            ("attn_v.weight", (kvd, HIDDEN), GgmlDType::Q8_0),
+            ("attn_output.weight", (HIDDEN, HIDDEN), GgmlDType::Q4_1),
+            ("ffn_gate.weight", (FF, HIDDEN), GgmlDType::Q5_1),
+            ("ffn_up.weight", (FF, HIDDEN), GgmlDType::Q4_1),
+            ("ffn_down.weight", (HIDDEN, FF), down_type),
+        ];
+        for (j, (name, shape, dtype)) in matrices.into_iter().enumerate() {
+            let s = 100 * (i as u64 + 1) + j as u64;
+            tensors.push((p(name), rand_q(shape, dtype, s)));
+        }
     }
     let md_refs: Vec<(&str, &Value)> = md.iter().map(|(k, v)| (*k, v)).collect();
     let t_refs: Vec<(&str, &QTensor)> = tensors.iter().map(|(k, v)| (k.as_str(), v)).collect();
@@ -154,6 +141,21 @@ fn tiny_prompt() -> Vec<u32> {
         .copied()
         .chain([33, 34, 35])
         .collect()
+}
+
+/// Greedy generation of `max` tokens without, then with, speculation.
+fn plain_and_speculative(m: &mut Model, prompt: &[u32], max: usize) -> (Generation, Generation) {
+    let plain = GenerateOptions {
+        max_new_tokens: max,
+        ..Default::default()
+    };
+    let spec = GenerateOptions {
+        lookahead: 3,
+        ..plain.clone()
+    };
+    let a = generate(m, prompt, &plain).unwrap();
+    let b = generate(m, prompt, &spec).unwrap();
+    (a, b)
 }
 
 fn option_sets() -> Vec<(&'static str, LoadOptions)> {
@@ -202,16 +204,7 @@ fn speculation_keeps_greedy_output_on_a_tiny_model() {
     let prompt = tiny_prompt();
     for (label, opts) in option_sets() {
         let mut m = tiny_model(&dir, opts);
-        let plain = GenerateOptions {
-            max_new_tokens: 40,
-            ..Default::default()
-        };
-        let spec = GenerateOptions {
-            lookahead: 3,
-            ..plain.clone()
-        };
-        let a = generate(&mut m, &prompt, &plain).unwrap();
-        let b = generate(&mut m, &prompt, &spec).unwrap();
+        let (a, b) = plain_and_speculative(&mut m, &prompt, 40);
         assert_eq!(a.tokens, b.tokens, "{label}");
         assert_eq!(a.timings.draft_tokens, 0, "{label}");
         assert_eq!(a.timings.decode_passes, a.tokens.len() - 1, "{label}");
@@ -248,16 +241,7 @@ fn speculation_keeps_greedy_output_on_fetched_models() {
             Summarize the tool log in two sentences, keeping every id and amount.\n\
             Summary: The agent looked up customer C-1042";
         let prompt = m.encode(text).unwrap();
-        let plain = GenerateOptions {
-            max_new_tokens: 96,
-            ..Default::default()
-        };
-        let spec = GenerateOptions {
-            lookahead: 3,
-            ..plain.clone()
-        };
-        let a = generate(&mut m, &prompt, &plain).unwrap();
-        let b = generate(&mut m, &prompt, &spec).unwrap();
+        let (a, b) = plain_and_speculative(&mut m, &prompt, 96);
         assert_eq!(a.tokens, b.tokens, "{name}: {:?} vs {:?}", a.text, b.text);
         // The property behind it, bit for bit, on the generated tokens.
         let check = &a.tokens[..a.tokens.len().min(6)];
