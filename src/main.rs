@@ -527,13 +527,16 @@ fn run_generate(
     } else {
         println!("{}", g.text);
         eprintln!(
-            "{}: load {:.2} s, prefill {} tokens at {:.1} tok/s, decode {} tokens at {:.1} tok/s, peak memory {:.0} MiB",
+            "{}: load {:.2} s, prefill {} tokens at {:.1} tok/s, decode {} tokens at {:.1} tok/s in {} passes ({}/{} draft tokens kept), peak memory {:.0} MiB",
             model,
             t.load_ms / 1e3,
             t.prompt_tokens,
             t.prefill_tokens_per_s(),
             t.generated_tokens,
             t.decode_tokens_per_s(),
+            t.decode_passes,
+            t.accepted_draft_tokens,
+            t.draft_tokens,
             t.peak_rss_bytes as f64 / (1024.0 * 1024.0)
         );
     }
@@ -546,7 +549,7 @@ fn print_summarizer(s: &continuity::report::SummarizerReport) {
         return;
     };
     println!(
-        "  summarizer {}: {} input tokens (full history {}), load {:.2} s, prefill {} tokens at {:.1} tok/s, decode {} tokens at {:.1} tok/s, total {:.2} s, peak memory {:.0} MiB",
+        "  summarizer {}: {} input tokens (full history {}), load {:.2} s, prefill {} tokens at {:.1} tok/s, decode {} tokens at {:.1} tok/s in {} passes ({}/{} draft tokens kept), total {:.2} s, peak memory {:.0} MiB",
         s.name,
         s.input_tokens,
         s.full_input_tokens,
@@ -555,6 +558,9 @@ fn print_summarizer(s: &continuity::report::SummarizerReport) {
         m.prefill_tokens_per_s,
         m.generated_tokens,
         m.decode_tokens_per_s,
+        m.decode_passes,
+        m.accepted_draft_tokens,
+        m.draft_tokens,
         m.latency_ms / 1e3,
         m.peak_memory_bytes as f64 / (1024.0 * 1024.0)
     );
