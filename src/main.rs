@@ -359,6 +359,20 @@ impl std::fmt::Display for Exit {
 
 impl std::error::Error for Exit {}
 
+/// The error and its causes, each cause once: library errors often quote
+/// their source in their own message already.
+fn error_chain(err: &anyhow::Error) -> String {
+    let mut msg = err.to_string();
+    for cause in err.chain().skip(1) {
+        let c = cause.to_string();
+        if !msg.contains(&c) {
+            msg.push_str(": ");
+            msg.push_str(&c);
+        }
+    }
+    msg
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -367,7 +381,7 @@ fn main() -> ExitCode {
             if let Some(Exit(code)) = err.downcast_ref::<Exit>() {
                 return ExitCode::from(*code);
             }
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", error_chain(&err));
             let code = err
                 .downcast_ref::<Error>()
                 .map(Error::exit_code)

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, Result};
+use super::{ReplayError, Result};
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 
@@ -20,8 +20,8 @@ const SEGMENTS: [(&str, RGBColor); 6] = [
     ("recent tail", RGBColor(44, 160, 44)),
 ];
 
-fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
-    anyhow!("drawing a chart: {e}")
+fn err<E: std::fmt::Display>(e: E) -> ReplayError {
+    ReplayError::Chart(e.to_string())
 }
 
 /// A file-name-safe form of a session name.

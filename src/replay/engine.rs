@@ -6,7 +6,7 @@
 //! compaction point, up to that action, until the next compaction under the
 //! same condition.
 
-use anyhow::{Context, Result};
+use super::{ReplayError, Result};
 
 use crate::compact::{compact, Inputs, Strategy};
 use crate::error::Error;
@@ -314,11 +314,9 @@ fn summarizer_for(
     }
     let mut terms = Vec::new();
     for id in &condition.damage {
-        let fact = key
-            .facts
-            .iter()
-            .find(|f| &f.id == id)
-            .with_context(|| format!("--damage {id}: no such fact in the key"))?;
+        let fact = key.facts.iter().find(|f| &f.id == id).ok_or_else(|| {
+            ReplayError::Invalid(format!("--damage {id}: no such fact in the key"))
+        })?;
         terms.extend(fact.key_terms.iter().cloned());
     }
     Ok((
@@ -424,12 +422,14 @@ pub fn replay(session: &Session, condition: &Condition, setup: &Setup<'_>) -> Re
                 tokens,
                 &mut redactor,
             )
-            .with_context(|| {
-                format!(
-                    "{}: compaction at request {} under {}",
-                    session.name,
-                    step.index,
-                    condition.label()
+            .map_err(|e| {
+                ReplayError::session(
+                    &session.path,
+                    format!(
+                        "compaction at request {} under {}: {e}",
+                        step.index,
+                        condition.label()
+                    ),
                 )
             })?;
             messages = c.request.messages.clone();

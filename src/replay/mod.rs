@@ -26,7 +26,6 @@ pub mod store;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
 use crate::compact::Strategy;
@@ -37,6 +36,54 @@ use crate::tokens::TokenCount;
 
 pub use engine::{Condition, RunResult, Setup, RECORDED, SUMMARIZERS};
 pub use session::Session;
+
+/// What can go wrong in a replay; each names the file or input at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A recorded session that cannot be used (malformed or incomplete).
+    #[error("{}: {message}", path.display())]
+    Session { path: PathBuf, message: String },
+    #[error("{}: SQLite: {source}", path.display())]
+    Sql {
+        path: PathBuf,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("drawing a chart: {0}")]
+    Chart(String),
+    /// Arguments that do not fit together (a duplicate session name, a
+    /// damaged fact the key lacks).
+    #[error("{0}")]
+    Invalid(String),
+    #[error(transparent)]
+    Input(#[from] crate::InputError),
+    #[error(transparent)]
+    Pipeline(#[from] crate::Error),
+}
+
+pub type Result<T, E = ReplayError> = std::result::Result<T, E>;
+
+impl ReplayError {
+    pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
+        ReplayError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    pub(crate) fn session(path: &Path, message: impl std::fmt::Display) -> Self {
+        ReplayError::Session {
+            path: path.to_path_buf(),
+            message: message.to_string(),
+        }
+    }
+}
 
 /// Every condition, strategy-major: strategies × summarizers, each natural
 /// and, when facts are named for damage, damaged.
@@ -88,10 +135,12 @@ pub fn load_sessions(
 ) -> Result<Vec<Session>> {
     let mut out: Vec<Session> = Vec::new();
     for p in paths {
-        let s = session::load(p, kernel, tokens)
-            .with_context(|| format!("loading session {}", p.display()))?;
+        let s = session::load(p, kernel, tokens)?;
         if out.iter().any(|o| o.name == s.name) {
-            bail!("two sessions are named `{}`; rename one", s.name);
+            return Err(ReplayError::Invalid(format!(
+                "two sessions are named `{}`; rename one",
+                s.name
+            )));
         }
         out.push(s);
     }
@@ -108,11 +157,11 @@ pub fn replay_all(
 ) -> Result<Replay> {
     for c in &conditions {
         if !SUMMARIZERS.contains(&c.summarizer.as_str()) {
-            bail!(
+            return Err(ReplayError::Invalid(format!(
                 "unknown summarizer `{}`; available: {}",
                 c.summarizer,
                 SUMMARIZERS.join(", ")
-            );
+            )));
         }
     }
     let work: Vec<(usize, usize)> = (0..sessions.len())
@@ -133,7 +182,7 @@ pub fn replay_all(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()
-        .context("building the replay thread pool")?;
+        .map_err(|e| ReplayError::Invalid(format!("building the replay thread pool: {e}")))?;
     let runs: Result<Vec<RunResult>> = pool.install(|| {
         work.par_iter()
             .map(|&(s, c)| {
@@ -167,14 +216,14 @@ pub fn write(
     policy: &RetentionPolicy,
     dir: &Path,
 ) -> Result<Written> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| ReplayError::io(dir, e))?;
     let database = dir.join("replay.sqlite");
     store::write(&database, replay, kernel, key)?;
     let charts = charts::write_all(replay, dir)?;
     let tables = report::tables(replay, kernel, key);
     let md = report::markdown(replay, kernel, key, policy, &tables, &charts, dir);
     let report = dir.join("report.md");
-    std::fs::write(&report, md).with_context(|| format!("writing {}", report.display()))?;
+    std::fs::write(&report, md).map_err(|e| ReplayError::io(&report, e))?;
     Ok(Written {
         report,
         database,

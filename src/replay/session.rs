@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, bail, Context, Result};
+use super::{ReplayError, Result};
 use serde_json::{json, Value};
 
 use crate::error::Source;
@@ -214,7 +214,7 @@ fn session_name(path: &Path) -> String {
 }
 
 fn load_file(path: &Path, kernel: &MissionKernel) -> Result<Session> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| ReplayError::io(path, e))?;
     let mut transcript = formats::parse_bytes(&bytes, &Source::path(path))?;
     let recorded_instructions = transcript.instructions.clone();
     transcript.instructions = normalize_instructions(&transcript.instructions, kernel);
@@ -250,14 +250,14 @@ fn read_jsonl(path: &Path) -> Result<Vec<Value>> {
     if !path.is_file() {
         return Ok(Vec::new());
     }
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| ReplayError::io(path, e))?;
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .enumerate()
         .map(|(i, l)| {
-            serde_json::from_str(l)
-                .with_context(|| format!("{} line {}: malformed JSON", path.display(), i + 1))
+            serde_json::from_str(l).map_err(|e| {
+                ReplayError::session(path, format!("line {}: malformed JSON: {e}", i + 1))
+            })
         })
         .collect()
 }
@@ -281,11 +281,13 @@ fn load_reference(
     let archive_path = dir.join("archive/cmp-1.json");
     let archive: Vec<Value> = match std::fs::read(&archive_path) {
         Ok(bytes) => serde_json::from_slice(&bytes)
-            .with_context(|| format!("{}: malformed JSON", archive_path.display()))?,
-        Err(e) => bail!(
-            "{}: a reference run needs its first archive (the history at cmp-1): {e}",
-            archive_path.display()
-        ),
+            .map_err(|e| ReplayError::session(&archive_path, format!("malformed JSON: {e}")))?,
+        Err(e) => {
+            return Err(ReplayError::session(
+                &archive_path,
+                format!("a reference run needs its first archive (the history at cmp-1): {e}"),
+            ))
+        }
     };
     let requests = read_jsonl(&dir.join("requests.jsonl"))?;
     let ledger = read_jsonl(&dir.join("tools.jsonl"))?;
@@ -374,7 +376,7 @@ fn load_reference(
     }
     let source = Source::path(dir);
     let mut transcript = formats::parse_value(&Value::Array(messages), &source)
-        .with_context(|| format!("{}: rebuilt history", dir.display()))?;
+        .map_err(|e| ReplayError::session(dir, format!("rebuilt history: {e}")))?;
     let recorded_instructions = transcript.instructions.clone();
     transcript.instructions = normalize_instructions(&transcript.instructions, kernel);
 
@@ -443,7 +445,7 @@ fn load_reference(
         });
     }
     if steps.is_empty() {
-        return Err(anyhow!("{}: no responses recorded", dir.display()));
+        return Err(ReplayError::session(dir, "no responses recorded"));
     }
 
     // Calibrate on the requests sent before the first recorded compaction,

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use super::{ReplayError, Result};
 use rusqlite::{params, Connection};
 
 use crate::facts::FactKey;
@@ -87,9 +87,16 @@ pub fn recorded_seq(id: &str) -> usize {
 
 pub fn write(path: &Path, replay: &Replay, _kernel: &MissionKernel, _key: &FactKey) -> Result<()> {
     if path.exists() {
-        std::fs::remove_file(path).with_context(|| format!("replacing {}", path.display()))?;
+        std::fs::remove_file(path).map_err(|e| ReplayError::io(path, e))?;
     }
-    let mut db = Connection::open(path).with_context(|| format!("opening {}", path.display()))?;
+    fill(path, replay).map_err(|source| ReplayError::Sql {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn fill(path: &Path, replay: &Replay) -> rusqlite::Result<()> {
+    let mut db = Connection::open(path)?;
     db.execute_batch(SCHEMA)?;
     let tx = db.transaction()?;
     {
@@ -267,7 +274,7 @@ pub fn named_queries(sql: &str) -> Vec<(String, String)> {
 }
 
 /// Run one query; every value comes back as text (NULL as `-`).
-pub fn query_strings(db: &Connection, sql: &str) -> Result<Vec<Vec<String>>> {
+pub fn query_strings(db: &Connection, sql: &str) -> rusqlite::Result<Vec<Vec<String>>> {
     let mut st = db.prepare(sql)?;
     let n = st.column_count();
     let rows = st.query_map([], |row| {
@@ -283,5 +290,5 @@ pub fn query_strings(db: &Connection, sql: &str) -> Result<Vec<Vec<String>>> {
             })
             .collect::<rusqlite::Result<Vec<String>>>()
     })?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    rows.collect::<rusqlite::Result<Vec<_>>>()
 }
