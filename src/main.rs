@@ -127,8 +127,9 @@ enum Command {
         /// One JSON object per summary instead of tables
         #[arg(long)]
         json: bool,
-        /// LLM judge model (smollm2-135m, qwen2.5-0.5b, gemma3-270m) or
-        /// `none` (embedder and deterministic checks only)
+        /// Judge: the trained cross-encoder `minilm-xenc`, an LLM
+        /// (smollm2-135m, qwen2.5-0.5b, gemma3-270m) or `none` (embedder and
+        /// deterministic checks only)
         #[arg(long, value_name = "NAME|none", default_value = continuity::evaluate::DEFAULT_JUDGE)]
         judge: String,
     },
@@ -143,10 +144,47 @@ enum Command {
         calibrate: bool,
         #[arg(long)]
         json: bool,
-        /// LLM judge model (smollm2-135m, qwen2.5-0.5b, gemma3-270m) or
-        /// `none`
+        /// Judge: `minilm-xenc`, an LLM (smollm2-135m, qwen2.5-0.5b,
+        /// gemma3-270m) or `none`
         #[arg(long, value_name = "NAME|none", default_value = continuity::evaluate::DEFAULT_JUDGE)]
         judge: String,
+    },
+    /// Train the cross-encoder judge (minilm-xenc): low-rank adapters and a
+    /// 3-way head on MiniLM, from labeled (premise, hypothesis) pairs
+    EvalTrain {
+        /// Training pairs: JSON lines {"premise","hypothesis","label","source"}
+        #[arg(
+            long,
+            default_value = "eval/xenc/pairs.jsonl",
+            value_name = "PAIRS.jsonl"
+        )]
+        pairs: PathBuf,
+        /// Where to write the trained adapters (safetensors)
+        #[arg(
+            long,
+            default_value = "eval/faithfulness/xenc.safetensors",
+            value_name = "FILE"
+        )]
+        out: PathBuf,
+        #[arg(long, default_value_t = 600)]
+        steps: usize,
+        #[arg(long, default_value_t = 16)]
+        batch: usize,
+        #[arg(long, default_value_t = 1e-3)]
+        lr: f64,
+        #[arg(long, default_value_t = 20261130)]
+        seed: u64,
+        /// Hold out every Nth source (domain) of the pairs as a dev set
+        #[arg(long, default_value_t = 5)]
+        dev_every: usize,
+        /// Leave out the pairs of these sources (comma-separated)
+        #[arg(long, value_delimiter = ',', value_name = "SOURCE,...")]
+        exclude_sources: Vec<String>,
+        #[arg(long)]
+        json: bool,
+        /// No progress bar
+        #[arg(short, long)]
+        quiet: bool,
     },
     /// Re-run compaction over recorded sessions under every condition and
     /// report what survived at each action (report.md, replay.sqlite, SVGs)
@@ -855,6 +893,32 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             print!(
                 "{}",
                 continuity::evaluate::cli::eval_bench(&dir, calibrate, json, &judge)?
+            );
+        }
+        Command::EvalTrain {
+            pairs,
+            out,
+            steps,
+            batch,
+            lr,
+            seed,
+            dev_every,
+            exclude_sources,
+            json,
+            quiet,
+        } => {
+            let opts = continuity::evaluate::xenc::train::TrainOptions {
+                steps,
+                batch,
+                lr,
+                seed,
+                dev_every,
+                exclude: exclude_sources,
+                ..Default::default()
+            };
+            print!(
+                "{}",
+                continuity::evaluate::cli::eval_train(&pairs, &out, &opts, !quiet, json)?
             );
         }
         Command::Replay {

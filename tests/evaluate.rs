@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use continuity::error::Source;
-use continuity::evaluate::{load_embedder, Evaluator, Records, Verdict};
+use continuity::evaluate::{load_embedder, Evaluator, Records, Verdict, DEFAULT_JUDGE};
 use continuity::facts::FactKey;
 
 fn evaluator() -> Option<Evaluator> {
@@ -29,6 +29,8 @@ fn verdict(r: &continuity::evaluate::SummaryReport, id: &str) -> Verdict {
     r.facts.iter().find(|f| f.id == id).unwrap().verdict
 }
 
+/// With the default decision (the cross-encoder judge and its combiner)
+/// and without any judge.
 #[test]
 fn lfm25_resummary_contradicts_the_authorization_fact() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -42,22 +44,25 @@ fn lfm25_resummary_contradicts_the_authorization_fact() {
         );
         return;
     }
-    let Some(mut ev) = evaluator() else { return };
+    let Some(plain) = evaluator() else { return };
+    let default = Evaluator::with_judge(load_embedder().unwrap(), DEFAULT_JUDGE).unwrap();
     let (records, key) = case(&archive, &root.join("eval/billing-dispute/key.toml"));
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
     let text = v["summary"].as_str().unwrap();
-    let r = ev.evaluate(&records, &key, "lfm25", text).unwrap();
-    // The keyword check passes CF1 (TX-9002 and "authorization" are not even
-    // needed: it reads the text, not the meaning) ...
-    let cf1 = r.facts.iter().find(|f| f.id == "CF1").unwrap();
-    assert_eq!(cf1.verdict, Verdict::Contradicted, "{r:#?}");
-    assert!(
-        cf1.sentences.iter().any(|s| s.contains("duplicate")),
-        "{cf1:?}"
-    );
-    // ... and the add-on called unauthorized contradicts CF5.
-    assert_eq!(verdict(&r, "CF5"), Verdict::Contradicted, "{r:#?}");
-    assert!(!r.unsupported.is_empty());
+    for mut ev in [default, plain] {
+        let r = ev.evaluate(&records, &key, "lfm25", text).unwrap();
+        // The keyword check passes CF1 (TX-9002 and "authorization" are not
+        // even needed: it reads the text, not the meaning) ...
+        let cf1 = r.facts.iter().find(|f| f.id == "CF1").unwrap();
+        assert_eq!(cf1.verdict, Verdict::Contradicted, "{r:#?}");
+        assert!(
+            cf1.sentences.iter().any(|s| s.contains("duplicate")),
+            "{cf1:?}"
+        );
+        // ... and the add-on called unauthorized contradicts CF5.
+        assert_eq!(verdict(&r, "CF5"), Verdict::Contradicted, "{r:#?}");
+        assert!(!r.unsupported.is_empty());
+    }
 }
 
 #[test]
@@ -213,6 +218,26 @@ fn each_verdict_with_the_llm_judge() {
             return;
         }
     };
+    each_verdict_on_ops_export(&mut ev);
+}
+
+/// Each verdict with the cross-encoder judge (MiniLM + trained adapters)
+/// and its combiner; its probabilities are reported on judged facts.
+#[test]
+fn each_verdict_with_the_cross_encoder() {
+    let Ok(embedder) = load_embedder() else {
+        eprintln!(
+            "skipping: minilm-l6 not available; fetch it with: python3 models/fetch.py minilm-l6"
+        );
+        return;
+    };
+    let mut ev = Evaluator::with_judge(embedder, continuity::evaluate::xenc::NAME).unwrap();
+    each_verdict_on_ops_export(&mut ev);
+}
+
+/// One verdict of each kind on an ops-export summary written for this test;
+/// the judge's probabilities are reported on the supported fact.
+fn each_verdict_on_ops_export(ev: &mut Evaluator) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (records, key) = case(
         &root.join("tests/fixtures/openai/ops-export.json"),

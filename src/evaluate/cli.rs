@@ -254,6 +254,31 @@ pub fn eval_bench(dir: &Path, calibrate: bool, json: bool, judge: &str) -> Resul
                 },
             ),
         ];
+        // Per case: where the errors are.
+        let mut cases: Vec<&str> = set
+            .items
+            .iter()
+            .filter(|(i, _)| i.split == split)
+            .map(|(i, _)| i.case.as_str())
+            .collect();
+        cases.sort();
+        cases.dedup();
+        let mut per_case = serde_json::Map::new();
+        out.push_str("  per case (balanced accuracy: default / combiner, no judge / keyword):\n");
+        for case in cases {
+            let keep = |i: &super::bench::Item| i.split == split && i.case == case;
+            let (d, kw) = bench::pairs_where(&analyzed, &t, default_c.as_ref(), keep);
+            let (n, _) = bench::pairs_where(&analyzed, &t, none_c.as_ref(), keep);
+            let [d, n, kw] = [d, n, kw].map(|p| Scores::from_pairs(&p).balanced_accuracy);
+            let summaries = set.items.iter().filter(|(i, _)| keep(i)).count();
+            out.push_str(&format!(
+                "    {case:<18} {summaries:>3} summaries  {d:.3} / {n:.3} / {kw:.3}\n"
+            ));
+            per_case.insert(
+                case.to_string(),
+                serde_json::json!({"summaries": summaries, "default": d, "combiner_no_judge": n, "keyword": kw}),
+            );
+        }
         out.push_str(&format!("  ablations of the default ({default_name}):\n"));
         for (name, t2) in ablations {
             out.push_str(&format!(
@@ -263,7 +288,7 @@ pub fn eval_bench(dir: &Path, calibrate: bool, json: bool, judge: &str) -> Resul
         }
         report.insert(
             split.to_string(),
-            serde_json::json!({"summaries": count(split), "evaluator": s, "keyword": k, "variants": variants}),
+            serde_json::json!({"summaries": count(split), "evaluator": s, "keyword": k, "variants": variants, "per_case": per_case}),
         );
     }
     // Development aid: list the default's errors on one split.
@@ -311,4 +336,86 @@ pub fn eval_bench(dir: &Path, calibrate: bool, json: bool, judge: &str) -> Resul
             .map_err(|e| Error::Internal(e.to_string()));
     }
     Ok(out)
+}
+
+/// `continuity eval-train`: train the cross-encoder judge's adapters on a
+/// pairs file and write them to `out` (safetensors, written to a temporary
+/// file first and renamed, so a failed run leaves the old file). Returns the
+/// training report as text (or JSON with `json`).
+pub fn eval_train(
+    pairs_path: &Path,
+    out: &Path,
+    opts: &super::xenc::train::TrainOptions,
+    progress: bool,
+    json: bool,
+) -> Result<String> {
+    use super::xenc::{self, train};
+    let text = std::fs::read_to_string(pairs_path).map_err(|e| {
+        Error::Input(InputError::Unreadable {
+            file: Source::path(pairs_path),
+            message: e.to_string(),
+        })
+    })?;
+    let pairs = train::parse_pairs(pairs_path, &text)?;
+    let dir = crate::llm::manifest::resolve_model("minilm-l6", None)
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    let base = xenc::Base::load(&dir, &xenc::model::device())?;
+    let bar = if progress {
+        let b = indicatif::ProgressBar::new(opts.steps as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "train {bar:30} {pos}/{len} steps {elapsed_precise} eta {eta} {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let mut recent = std::collections::VecDeque::new();
+    let (vars, report) = train::train(base, &pairs, opts, |_, loss| {
+        recent.push_back(loss);
+        if recent.len() > 20 {
+            recent.pop_front();
+        }
+        let mean = recent.iter().sum::<f32>() / recent.len() as f32;
+        bar.set_message(format!("loss {mean:.3}"));
+        bar.inc(1);
+    })?;
+    bar.finish_and_clear();
+    let tmp = out.with_extension("safetensors.tmp");
+    vars.save(&tmp)
+        .map_err(|e| Error::Internal(format!("{}: {e}", tmp.display())))?;
+    std::fs::rename(&tmp, out).map_err(|e| Error::Io {
+        path: out.to_path_buf(),
+        source: e,
+    })?;
+    if json {
+        return serde_json::to_string_pretty(&report).map_err(|e| Error::Internal(e.to_string()));
+    }
+    let mut s = format!(
+        "trained on {} pairs for {} steps in {:.0} s; wrote {}\n",
+        report.train_pairs,
+        opts.steps,
+        report.seconds,
+        out.display()
+    );
+    s.push_str("loss by step:");
+    for (step, l) in &report.loss {
+        s.push_str(&format!(" {step}:{l:.3}"));
+    }
+    s.push('\n');
+    if report.dev_pairs > 0 {
+        s.push_str(&format!(
+            "dev ({} pairs from sources never trained on: {}): balanced accuracy {:.3}\n",
+            report.dev_pairs,
+            report.dev_sources.join(", "),
+            report.dev_balanced_accuracy
+        ));
+        s.push_str("dev confusion (rows: truth entails/neutral/contradicts):\n");
+        for row in &report.dev_confusion {
+            s.push_str(&format!("  {:>5} {:>5} {:>5}\n", row[0], row[1], row[2]));
+        }
+    }
+    Ok(s)
 }

@@ -38,6 +38,10 @@ pub trait EntailmentJudge {
     /// Short name for reports (model name and quantization).
     fn name(&self) -> &str;
     fn judge(&mut self, premise: &str, claim: &str) -> Result<Nli>;
+    /// Many (premise, claim) pairs; judges that can batch override this.
+    fn judge_many(&mut self, pairs: &[(String, String)]) -> Result<Vec<Nli>> {
+        pairs.iter().map(|(p, c)| self.judge(p, c)).collect()
+    }
 }
 
 /// Label words, in the order of [`Nli::from_logprobs`].
