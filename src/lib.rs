@@ -21,6 +21,7 @@ pub mod kernel;
 pub mod llm;
 pub mod plan;
 pub mod policy;
+pub mod progress;
 pub mod rebuild;
 pub mod redact;
 pub mod replay;

@@ -478,18 +478,11 @@ fn run_bench(
     for n in &names {
         boxed.push(summarize::by_name_with(n, &settings)?);
     }
-    let bar = if quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        let b = indicatif::ProgressBar::new((cases.len() * boxed.len()) as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b
-    };
+    let bar = continuity::progress::bar(
+        (cases.len() * boxed.len()) as u64,
+        "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}",
+        !quiet,
+    );
     bar.set_message(format!("{} on {}", names[0], cases[0].name));
     let rows = bench::run(
         &cases,

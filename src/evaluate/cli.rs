@@ -360,18 +360,11 @@ pub fn eval_train(
     let dir = crate::llm::manifest::resolve_model("minilm-l6", None)
         .map_err(|e| Error::Internal(e.to_string()))?;
     let base = xenc::Base::load(&dir, &xenc::model::device())?;
-    let bar = if progress {
-        let b = indicatif::ProgressBar::new(opts.steps as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "train {bar:30} {pos}/{len} steps {elapsed_precise} eta {eta} {msg}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = crate::progress::bar(
+        opts.steps as u64,
+        "train {bar:30} {pos}/{len} steps {elapsed_precise} eta {eta} {msg}",
+        progress,
+    );
     let mut recent = std::collections::VecDeque::new();
     let (vars, report) = train::train(base, &pairs, opts, |_, loss| {
         recent.push_back(loss);

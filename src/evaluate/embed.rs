@@ -89,18 +89,8 @@ impl Embedder {
             .tokenizer
             .encode_batch(texts.to_vec(), true)
             .map_err(|e| err("tokenize", e))?;
-        let n = enc.len();
-        let len = enc.iter().map(|e| e.get_ids().len()).max().unwrap_or(1);
-        let mut ids = Vec::with_capacity(n * len);
-        let mut mask = Vec::with_capacity(n * len);
-        for e in &enc {
-            ids.extend(e.get_ids().iter().copied());
-            mask.extend(e.get_attention_mask().iter().copied());
-        }
+        let (ids, types, mask) = batch_tensors(&enc, &self.device)?;
         let run = || -> candle_core::Result<Vec<Vec<f32>>> {
-            let ids = Tensor::from_vec(ids, (n, len), &self.device)?;
-            let mask = Tensor::from_vec(mask, (n, len), &self.device)?;
-            let types = ids.zeros_like()?;
             let out = self.model.forward(&ids, &types, Some(&mask))?;
             let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
             let summed = out.broadcast_mul(&m)?.sum(1)?;
@@ -111,6 +101,26 @@ impl Embedder {
         };
         run().map_err(|e| err("forward", e))
     }
+}
+
+/// Token ids, token types and attention mask of a padded batch of
+/// encodings, each `(batch, len)` (u32).
+pub fn batch_tensors(
+    enc: &[tokenizers::Encoding],
+    device: &Device,
+) -> Result<(Tensor, Tensor, Tensor)> {
+    let n = enc.len();
+    let len = enc.iter().map(|e| e.get_ids().len()).max().unwrap_or(1);
+    let mut ids = Vec::with_capacity(n * len);
+    let mut types = Vec::with_capacity(n * len);
+    let mut mask = Vec::with_capacity(n * len);
+    for e in enc {
+        ids.extend_from_slice(e.get_ids());
+        types.extend_from_slice(e.get_type_ids());
+        mask.extend_from_slice(e.get_attention_mask());
+    }
+    let t = |v: Vec<u32>| Tensor::from_vec(v, (n, len), device).map_err(|e| err("batch", e));
+    Ok((t(ids)?, t(types)?, t(mask)?))
 }
 
 /// Cosine of two unit vectors.

@@ -167,18 +167,11 @@ pub fn replay_all(
     let work: Vec<(usize, usize)> = (0..sessions.len())
         .flat_map(|s| (0..conditions.len()).map(move |c| (s, c)))
         .collect();
-    let bar = if progress {
-        let b = indicatif::ProgressBar::new(work.len() as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "replay {bar:30} {pos}/{len} runs {elapsed_precise} {msg}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = crate::progress::bar(
+        work.len() as u64,
+        "replay {bar:30} {pos}/{len} runs {elapsed_precise} {msg}",
+        progress,
+    );
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()

@@ -86,18 +86,7 @@ pub fn encode_pairs(
     let enc = tokenizer
         .encode_batch(pairs.to_vec(), true)
         .map_err(|e| err("tokenize", e))?;
-    let n = enc.len();
-    let len = enc.iter().map(|e| e.get_ids().len()).max().unwrap_or(1);
-    let mut ids = Vec::with_capacity(n * len);
-    let mut types = Vec::with_capacity(n * len);
-    let mut mask = Vec::with_capacity(n * len);
-    for e in &enc {
-        ids.extend_from_slice(e.get_ids());
-        types.extend_from_slice(e.get_type_ids());
-        mask.extend_from_slice(e.get_attention_mask());
-    }
-    let t = |v: Vec<u32>| Tensor::from_vec(v, (n, len), device).map_err(|e| err("batch", e));
-    Ok((t(ids)?, t(types)?, t(mask)?))
+    super::embed::batch_tensors(&enc, device)
 }
 
 /// The cross-encoder judge (inference).
