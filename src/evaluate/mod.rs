@@ -46,7 +46,7 @@ pub use records::Records;
 /// The judge `continuity eval` and `eval-bench` use unless told otherwise
 /// (`--judge NAME|none`), chosen by leave-one-case-out accuracy on the
 /// calibration split (see README, evaluator section): the trained
-/// cross-encoder (0.828 against 0.815 without a judge). The few-shot LLM
+/// cross-encoder (0.838 against 0.815 without a judge). The few-shot LLM
 /// judges measured gave no signal on supported vs contradicted (AUC 0.51
 /// smollm2-135m, 0.38 qwen2.5-0.5b) at 2-40 s per summary on 2 cores.
 pub const DEFAULT_JUDGE: &str = xenc::NAME;
@@ -222,6 +222,10 @@ pub struct Evaluator {
     /// The judge reads a clause only when its alignment with the fact is at
     /// least this (below it the fact is omitted whatever the judge says).
     pub judge_floor: f32,
+    /// The judge reads the whole sentence holding the clause (the
+    /// cross-encoder, chosen by calibration) rather than the clause alone
+    /// (the LLM judges, as measured).
+    pub judge_sentence: bool,
 }
 
 /// Resolve and load the MiniLM embedder (`models/fetch.py minilm-l6`).
@@ -240,6 +244,7 @@ impl Evaluator {
             combiner: combine::embedded("none"),
             judge_units: 1,
             judge_floor: 0.5,
+            judge_sentence: false,
         }
     }
 
@@ -250,6 +255,7 @@ impl Evaluator {
         let mut ev = Evaluator::new(embedder);
         if judge == xenc::NAME {
             ev.judge = Some(Box::new(xenc::CrossEncoder::load()?));
+            ev.judge_sentence = true;
         } else if judge != "none" {
             ev.judge = Some(Box::new(LlmJudge::load(
                 judge,
@@ -414,7 +420,8 @@ impl Evaluator {
                 });
             }
             if self.judge.is_some() {
-                // Only the clauses best aligned with the fact.
+                // Only the clauses best aligned with the fact (or their
+                // sentences).
                 let t = &self.thresholds;
                 let mut order: Vec<usize> = (0..units.len()).collect();
                 order.sort_by(|a, b| align(&per_unit[*b], t).total_cmp(&align(&per_unit[*a], t)));
@@ -424,7 +431,12 @@ impl Evaluator {
                     .copied()
                     .filter(|u| align(&per_unit[*u], t) >= self.judge_floor)
                 {
-                    to_judge.push((fi, ui, (fact.statement.clone(), units[ui].text.clone())));
+                    let claim = if self.judge_sentence {
+                        &sentences[units[ui].sentence]
+                    } else {
+                        &units[ui].text
+                    };
+                    to_judge.push((fi, ui, (fact.statement.clone(), claim.clone())));
                 }
             }
             signals.push(per_unit);
