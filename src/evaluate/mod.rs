@@ -645,7 +645,8 @@ pub fn decide(a: &Analysis, t: &Thresholds, c: Option<&Combiner>) -> SummaryRepo
                     ));
                 }
                 if let Some(j) = s.judge {
-                    if j.contradicts > t.judge {
+                    // Above its threshold, or its most likely label.
+                    if j.contradicts > t.judge || j.contradicts > j.entails.max(j.neutral) {
                         r.push(format!("judge: contradicts p={:.2}", j.contradicts));
                     }
                 }
