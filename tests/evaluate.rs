@@ -7,14 +7,18 @@ use continuity::error::Source;
 use continuity::evaluate::{load_embedder, Evaluator, Records, Verdict, DEFAULT_JUDGE};
 use continuity::facts::FactKey;
 
-fn evaluator() -> Option<Evaluator> {
+fn embedder() -> Option<continuity::evaluate::Embedder> {
     match load_embedder() {
-        Ok(e) => Some(Evaluator::new(e)),
+        Ok(e) => Some(e),
         Err(e) => {
             eprintln!("skipping: minilm-l6 not available ({e}); fetch it with: python3 models/fetch.py minilm-l6");
             None
         }
     }
+}
+
+fn evaluator() -> Option<Evaluator> {
+    embedder().map(Evaluator::new)
 }
 
 fn case(archive: &Path, key: &Path) -> (Records, FactKey) {
@@ -205,12 +209,7 @@ fn llm_judge_label_logprobs_with_prefix_reuse() {
 /// smollm2-135m judge (whose probabilities are reported on mentioned facts).
 #[test]
 fn each_verdict_with_the_llm_judge() {
-    let Ok(embedder) = load_embedder() else {
-        eprintln!(
-            "skipping: minilm-l6 not available; fetch it with: python3 models/fetch.py minilm-l6"
-        );
-        return;
-    };
+    let Some(embedder) = embedder() else { return };
     let mut ev = match Evaluator::with_judge(embedder, "smollm2-135m") {
         Ok(ev) => ev,
         Err(e) => {
@@ -225,12 +224,7 @@ fn each_verdict_with_the_llm_judge() {
 /// and its combiner; its probabilities are reported on judged facts.
 #[test]
 fn each_verdict_with_the_cross_encoder() {
-    let Ok(embedder) = load_embedder() else {
-        eprintln!(
-            "skipping: minilm-l6 not available; fetch it with: python3 models/fetch.py minilm-l6"
-        );
-        return;
-    };
+    let Some(embedder) = embedder() else { return };
     let mut ev = Evaluator::with_judge(embedder, continuity::evaluate::xenc::NAME).unwrap();
     each_verdict_on_ops_export(&mut ev);
 }

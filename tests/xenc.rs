@@ -50,6 +50,7 @@ fn encoder_matches_candle_bert_with_zero_adapters() {
     let varmap = VarMap::new();
     let adapters = VarBuilder::from_varmap(&varmap, DType::F32, &device);
     let net = CrossEncoderNet::load(base.weights.clone(), adapters, &base.config).unwrap();
+    train::init_adapters(&varmap, &mut train::Rng::new(7), &device).unwrap();
     // Non-zero A, zero B: the adapters add nothing.
     let ours = net.hidden(&ids, &types, &mask).unwrap();
 

@@ -12,8 +12,9 @@ use tokenizers::{PaddingParams, Tokenizer, TruncationParams};
 
 use crate::error::{Error, Result};
 
-/// Longest input in tokens; longer texts are truncated (record chunks).
-const MAX_TOKENS: usize = 128;
+/// Longest input in tokens (a text, or a fact and claim pair); longer
+/// inputs are truncated (record chunks).
+pub const MAX_TOKENS: usize = 128;
 /// Texts per forward pass.
 const BATCH: usize = 32;
 
@@ -33,27 +34,10 @@ impl Embedder {
     /// `tokenizer.json` (what `models/fetch.py minilm-l6` writes).
     pub fn load(dir: &Path) -> Result<Self> {
         let device = Device::Cpu;
-        let config_text =
-            std::fs::read_to_string(dir.join("config.json")).map_err(|e| Error::Io {
-                path: dir.join("config.json"),
-                source: e,
-            })?;
+        let files = MiniLmFiles::load(dir, &device)?;
         let config: Config =
-            serde_json::from_str(&config_text).map_err(|e| err("config.json", e))?;
-        let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json"))
-            .map_err(|e| err("tokenizer.json", e))?;
-        tokenizer.with_padding(Some(PaddingParams::default()));
-        tokenizer
-            .with_truncation(Some(TruncationParams {
-                max_length: MAX_TOKENS,
-                ..Default::default()
-            }))
-            .map_err(|e| err("truncation", e))?;
-        let weights = dir.join("model.safetensors");
-        // SAFETY: the file is memory-mapped read-only; it is not modified
-        // while mapped (the model cache is written once by fetch.py).
-        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[weights], DType::F32, &device) }
-            .map_err(|e| err("model.safetensors", e))?;
+            serde_json::from_str(&files.config_json).map_err(|e| err("config.json", e))?;
+        let (tokenizer, vb) = (files.tokenizer, files.weights);
         let model = BertModel::load(vb, &config).map_err(|e| err("load", e))?;
         Ok(Embedder {
             model,
@@ -100,6 +84,45 @@ impl Embedder {
             mean.broadcast_div(&norm)?.to_vec2::<f32>()
         };
         run().map_err(|e| err("forward", e))
+    }
+}
+
+/// The MiniLM files both the embedder and the cross-encoder are built on:
+/// `config.json` (text), the tokenizer (padding to the longest, truncation
+/// at [`MAX_TOKENS`]) and the memory-mapped weights.
+pub struct MiniLmFiles {
+    pub config_json: String,
+    pub tokenizer: Tokenizer,
+    pub weights: VarBuilder<'static>,
+}
+
+impl MiniLmFiles {
+    pub fn load(dir: &Path, device: &Device) -> Result<MiniLmFiles> {
+        let config_path = dir.join("config.json");
+        let config_json = std::fs::read_to_string(&config_path).map_err(|e| Error::Io {
+            path: config_path,
+            source: e,
+        })?;
+        let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json"))
+            .map_err(|e| err("tokenizer.json", e))?;
+        tokenizer.with_padding(Some(PaddingParams::default()));
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: MAX_TOKENS,
+                ..Default::default()
+            }))
+            .map_err(|e| err("truncation", e))?;
+        let weights = dir.join("model.safetensors");
+        // SAFETY: the file is memory-mapped read-only; it is not modified
+        // while mapped (the model cache is written once by fetch.py).
+        let weights =
+            unsafe { VarBuilder::from_mmaped_safetensors(&[weights], DType::F32, device) }
+                .map_err(|e| err("model.safetensors", e))?;
+        Ok(MiniLmFiles {
+            config_json,
+            tokenizer,
+            weights,
+        })
     }
 }
 

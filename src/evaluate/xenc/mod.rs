@@ -14,7 +14,7 @@ use std::path::Path;
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use tokenizers::{PaddingParams, Tokenizer, TruncationParams};
+use tokenizers::Tokenizer;
 
 use super::judge::{EntailmentJudge, Nli};
 use crate::error::{Error, Result};
@@ -25,9 +25,6 @@ pub const NAME: &str = "minilm-xenc";
 
 /// The trained adapters and head, embedded from the trained file.
 pub const ADAPTERS: &[u8] = include_bytes!("../../../eval/faithfulness/xenc.safetensors");
-
-/// Longest pair in tokens (fact + claim); longer pairs are truncated.
-pub const MAX_TOKENS: usize = 128;
 
 fn err(what: &str, e: impl std::fmt::Display) -> Error {
     Error::Internal(format!("cross-encoder: {what}: {e}"))
@@ -43,37 +40,15 @@ pub struct Base {
 impl Base {
     /// Load from the directory `models/fetch.py minilm-l6` writes.
     pub fn load(dir: &Path, device: &Device) -> Result<Base> {
-        let cfg_path = dir.join("config.json");
-        let text = std::fs::read_to_string(&cfg_path).map_err(|e| Error::Io {
-            path: cfg_path.clone(),
-            source: e,
-        })?;
+        let files = super::embed::MiniLmFiles::load(dir, device)?;
         let config: BertConfig =
-            serde_json::from_str(&text).map_err(|e| err(&cfg_path.display().to_string(), e))?;
-        let tokenizer = pair_tokenizer(&dir.join("tokenizer.json"))?;
-        let weights = dir.join("model.safetensors");
-        // SAFETY: the file is memory-mapped read-only and not modified while
-        // mapped (the model cache is written once by fetch.py).
-        let weights =
-            unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, device) }
-                .map_err(|e| err(&weights.display().to_string(), e))?;
+            serde_json::from_str(&files.config_json).map_err(|e| err("config.json", e))?;
         Ok(Base {
             config,
-            tokenizer,
-            weights,
+            tokenizer: files.tokenizer,
+            weights: files.weights,
         })
     }
-}
-
-fn pair_tokenizer(path: &Path) -> Result<Tokenizer> {
-    let mut t = Tokenizer::from_file(path).map_err(|e| err(&path.display().to_string(), e))?;
-    t.with_padding(Some(PaddingParams::default()));
-    t.with_truncation(Some(TruncationParams {
-        max_length: MAX_TOKENS,
-        ..Default::default()
-    }))
-    .map_err(|e| err("truncation", e))?;
-    Ok(t)
 }
 
 /// Token ids, token types and attention mask of a batch of pairs, each

@@ -77,16 +77,10 @@ impl AdaptedLinear {
         let b = base.get(out_dim, &format!("{name}.bias"))?;
         let lora = match adapters {
             Some(vb) => {
-                let bound = 1.0 / (in_dim as f64).sqrt();
-                let a = vb.get_with_hints(
-                    (RANK, in_dim),
-                    &format!("{name}.lora_a"),
-                    Init::Uniform {
-                        lo: -bound,
-                        up: bound,
-                    },
-                )?;
-                // Zero B: training starts from the base model exactly.
+                // Created as zeros when training; `train::init_adapters`
+                // gives them their seeded initial values.
+                let a =
+                    vb.get_with_hints((RANK, in_dim), &format!("{name}.lora_a"), Init::Const(0.0))?;
                 let b = vb.get_with_hints(
                     (out_dim, RANK),
                     &format!("{name}.lora_b"),
@@ -194,14 +188,7 @@ impl CrossEncoderNet {
                 output_norm: LayerNorm::load(&base, &format!("{p}.output.LayerNorm"), h, eps)?,
             });
         }
-        let head_w = adapters.get_with_hints(
-            (LABELS.len(), h),
-            "head.weight",
-            Init::Randn {
-                mean: 0.0,
-                stdev: 0.02,
-            },
-        )?;
+        let head_w = adapters.get_with_hints((LABELS.len(), h), "head.weight", Init::Const(0.0))?;
         let head_b = adapters.get_with_hints(LABELS.len(), "head.bias", Init::Const(0.0))?;
         Ok(CrossEncoderNet {
             word: base.get((cfg.vocab_size, h), "embeddings.word_embeddings.weight")?,

@@ -138,10 +138,11 @@ fn cerr(e: candle_core::Error) -> Error {
     Error::Internal(format!("cross-encoder training: {e}"))
 }
 
-/// Give every created variable a seeded initial value of the same range as
-/// its declared init: adapters `A` uniform in ±1/sqrt(in), `B` and biases
-/// zero, the head normal(0, 0.02).
-fn seed_vars(varmap: &VarMap, rng: &mut Rng, device: &Device) -> candle_core::Result<()> {
+/// Seeded initial values for the trained variables (the one place they are
+/// chosen): adapters `A` uniform in ±1/sqrt(in); `B` zero, so training
+/// starts from the base model exactly; the head normal(0, 0.02), its bias
+/// zero.
+pub fn init_adapters(varmap: &VarMap, rng: &mut Rng, device: &Device) -> candle_core::Result<()> {
     let data = varmap
         .data()
         .lock()
@@ -218,7 +219,7 @@ pub fn train(
     let adapters = VarBuilder::from_varmap(&varmap, DType::F32, &device);
     let net = CrossEncoderNet::load(base.weights, adapters, &base.config).map_err(cerr)?;
     let mut rng = Rng::new(opts.seed);
-    seed_vars(&varmap, &mut rng, &device).map_err(cerr)?;
+    init_adapters(&varmap, &mut rng, &device).map_err(cerr)?;
     let mut opt = AdamW::new(
         varmap.all_vars(),
         ParamsAdamW {
