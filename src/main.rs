@@ -148,6 +148,11 @@ enum Command {
         /// gemma3-270m) or `none`
         #[arg(long, value_name = "NAME|none", default_value = continuity::evaluate::DEFAULT_JUDGE)]
         judge: String,
+        /// Also write the calibration split's judge-input pairs (fact, the
+        /// sentence the judge reads, label from the gold verdict) as JSON
+        /// lines, for `eval-train --mix`
+        #[arg(long, value_name = "PAIRS.jsonl")]
+        export_pairs: Option<PathBuf>,
     },
     /// Train the cross-encoder judge (minilm-xenc): low-rank adapters and a
     /// 3-way head on MiniLM, from labeled (premise, hypothesis) pairs
@@ -180,6 +185,16 @@ enum Command {
         /// Leave out the pairs of these sources (comma-separated)
         #[arg(long, value_delimiter = ',', value_name = "SOURCE,...")]
         exclude_sources: Vec<String>,
+        /// Fine-tune: start from these trained adapters instead of fresh ones
+        #[arg(long, value_name = "ADAPTERS.safetensors")]
+        init: Option<PathBuf>,
+        /// Pairs files (comma-separated) that every batch draws --mix-share
+        /// of its examples from (e.g. the calibration sentences `eval-bench
+        /// --export-pairs` writes)
+        #[arg(long, value_delimiter = ',', value_name = "PAIRS.jsonl,...")]
+        mix: Vec<PathBuf>,
+        #[arg(long, default_value_t = 0.5)]
+        mix_share: f64,
         #[arg(long)]
         json: bool,
         /// No progress bar
@@ -882,10 +897,17 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             calibrate,
             json,
             judge,
+            export_pairs,
         } => {
             print!(
                 "{}",
-                continuity::evaluate::cli::eval_bench(&dir, calibrate, json, &judge)?
+                continuity::evaluate::cli::eval_bench(
+                    &dir,
+                    calibrate,
+                    json,
+                    &judge,
+                    export_pairs.as_deref()
+                )?
             );
         }
         Command::EvalTrain {
@@ -897,9 +919,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             seed,
             dev_every,
             exclude_sources,
+            init,
+            mix,
+            mix_share,
             json,
             quiet,
         } => {
+            if !(0.0..=1.0).contains(&mix_share) {
+                anyhow::bail!("--mix-share must be between 0 and 1, got {mix_share}");
+            }
             let opts = continuity::evaluate::xenc::train::TrainOptions {
                 steps,
                 batch,
@@ -907,11 +935,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 seed,
                 dev_every,
                 exclude: exclude_sources,
+                mix_share,
                 ..Default::default()
+            };
+            let files = continuity::evaluate::cli::TrainFiles {
+                pairs: &pairs,
+                mix: &mix,
+                init: init.as_deref(),
+                out: &out,
             };
             print!(
                 "{}",
-                continuity::evaluate::cli::eval_train(&pairs, &out, &opts, !quiet, json)?
+                continuity::evaluate::cli::eval_train(&files, opts, !quiet, json)?
             );
         }
         Command::Replay {

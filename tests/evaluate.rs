@@ -220,13 +220,40 @@ fn each_verdict_with_the_llm_judge() {
     each_verdict_on_ops_export(&mut ev);
 }
 
-/// Each verdict with the cross-encoder judge (MiniLM + trained adapters)
-/// and its combiner; its probabilities are reported on judged facts.
+/// Each verdict with the cross-encoder judges (MiniLM + trained adapters:
+/// the synthetic-only one and the cross-fitted ensemble) and their
+/// combiners; their probabilities are reported on judged facts.
 #[test]
-fn each_verdict_with_the_cross_encoder() {
-    let Some(embedder) = embedder() else { return };
-    let mut ev = Evaluator::with_judge(embedder, continuity::evaluate::xenc::NAME).unwrap();
-    each_verdict_on_ops_export(&mut ev);
+fn each_verdict_with_the_cross_encoders() {
+    use continuity::evaluate::xenc;
+    for name in [xenc::NAME, xenc::CROSS_FITTED] {
+        let Some(embedder) = embedder() else { return };
+        let mut ev = Evaluator::with_judge(embedder, name).unwrap();
+        each_verdict_on_ops_export(&mut ev);
+    }
+}
+
+/// `eval/xenc/calib_pairs.jsonl` (the real sentences the cross-fitted
+/// judge was fine-tuned on) is what `continuity eval-bench --export-pairs`
+/// writes from the calibration split today: a stale file would mean the
+/// shipped folds were trained on other sentences than the set holds.
+#[test]
+fn calibration_judge_pairs_are_current() {
+    use continuity::evaluate::bench;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let set = bench::load_set(&root.join("eval/faithfulness")).unwrap();
+    if !set.cases.contains_key("billing-dispute") {
+        eprintln!("skipping: the billing-dispute archive (../shared) is not available");
+        return;
+    }
+    let Some(mut ev) = evaluator() else { return };
+    let analyzed = bench::analyze_set(&mut ev, &set).unwrap();
+    let pairs = bench::calib_judge_pairs(&analyzed, &ev.thresholds, ev.judge_floor);
+    let path = root.join("eval/xenc/calib_pairs.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let committed = continuity::evaluate::xenc::train::parse_pairs(&path, &text).unwrap();
+    assert!(pairs.iter().all(|p| !p.hypothesis.is_empty()));
+    assert_eq!(pairs, committed, "regenerate with: cargo run --release -- eval-bench --export-pairs eval/xenc/calib_pairs.jsonl");
 }
 
 /// One verdict of each kind on an ops-export summary written for this test;

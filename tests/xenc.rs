@@ -106,15 +106,8 @@ fn training_fits_a_small_set() {
             "neutral",
         ),
     ];
-    let text: String = lines
-        .iter()
-        .map(|(p, h, l)| {
-            serde_json::json!({"premise": p, "hypothesis": h, "label": l, "source": "test"})
-                .to_string()
-                + "\n"
-        })
-        .collect();
-    let pairs = train::parse_pairs(std::path::Path::new("pairs.jsonl"), &text).unwrap();
+    let pairs =
+        train::parse_pairs(std::path::Path::new("pairs.jsonl"), &pairs_text(&lines)).unwrap();
     let opts = train::TrainOptions {
         steps: 24,
         batch: 6,
@@ -151,17 +144,27 @@ fn pairs_file_errors_name_the_line() {
     assert!(train::parse_pairs(p, "\n").is_err());
 }
 
-/// The shipped adapters on a domain none of the training pairs is about (an
-/// art loan): most readings get the right label. Not all: it reads "the
-/// museum bought it and now owns it permanently" as entailed by "the
+/// Both shipped judges (the synthetic-only adapters and the cross-fitted
+/// ensemble) on a domain none of the training pairs is about (an art loan):
+/// most readings get the right label. Not all: the synthetic-only one reads
+/// "the museum bought it and now owns it permanently" as entailed by "the
 /// gallery still owns it" (shared words beat meaning), which this test
 /// records rather than hides.
 #[test]
-fn shipped_cross_encoder_reads_an_unseen_domain() {
+fn shipped_cross_encoders_read_an_unseen_domain() {
     if minilm().is_none() {
         return;
     }
-    let mut judge = xenc::CrossEncoder::load().unwrap();
+    for load in [
+        xenc::CrossEncoder::load,
+        xenc::CrossEncoder::load_cross_fitted,
+    ] {
+        reads_the_art_loan(load);
+    }
+}
+
+fn reads_the_art_loan(load: fn() -> continuity::error::Result<xenc::CrossEncoder>) {
+    let mut judge = load().unwrap();
     let premise = "The gallery lent painting P-1187 to the museum for the spring exhibition only; \
                    the loan is temporary and the gallery still owns the painting.";
     let cases = [
@@ -180,23 +183,193 @@ fn shipped_cross_encoder_reads_an_unseen_domain() {
         .map(|(h, _)| (premise.to_string(), h.to_string()))
         .collect();
     let r = judge.judge_batch(&pairs).unwrap();
-    let argmax = |n: &continuity::evaluate::Nli| {
-        let p = [n.entails, n.neutral, n.contradicts];
-        (0..3).fold(0, |k, i| if p[i] > p[k] { i } else { k })
-    };
     let right = cases
         .iter()
         .zip(&r)
         .filter(|((_, want), got)| argmax(got) == *want)
         .count();
+    eprintln!(
+        "{}: {right}/9 right",
+        continuity::evaluate::EntailmentJudge::name(&judge)
+    );
     assert!(right >= 7, "{right}/9 right: {r:#?}");
     // Scored alone (no padding) as in the batch (padded to the longest).
     use continuity::evaluate::EntailmentJudge;
-    let mut fresh = xenc::CrossEncoder::load().unwrap();
+    let mut fresh = load().unwrap();
     let alone = fresh.judge(&pairs[8].0, &pairs[8].1).unwrap();
     assert!(
         (alone.contradicts - r[8].contradicts).abs() < 1e-4,
         "{alone:?} vs {:?}",
         r[8]
     );
+}
+
+fn pairs_text(lines: &[(&str, &str, &str)]) -> String {
+    lines
+        .iter()
+        .map(|(p, h, l)| {
+            serde_json::json!({"premise": p, "hypothesis": h, "label": l, "source": "test"})
+                .to_string()
+                + "\n"
+        })
+        .collect()
+}
+
+fn argmax(n: &continuity::evaluate::Nli) -> usize {
+    let p = [n.entails, n.neutral, n.contradicts];
+    (0..3).fold(0, |k, i| if p[i] > p[k] { i } else { k })
+}
+
+/// Fine-tuning starts from the given adapters exactly; bytes that are not
+/// adapters of this network are an error naming the file.
+#[test]
+fn fine_tuning_starts_from_the_given_adapters() {
+    let Some(dir) = minilm() else { return };
+    let device = xenc::model::device();
+    let one = pairs_text(&[("a", "b", "neutral")]);
+    let pairs = train::parse_pairs(std::path::Path::new("p.jsonl"), &one).unwrap();
+    let opts = train::TrainOptions {
+        steps: 0,
+        dev_every: 0,
+        init: Some(("shipped.safetensors".into(), xenc::ADAPTERS.to_vec())),
+        ..Default::default()
+    };
+    let base = Base::load(&dir, &device).unwrap();
+    let (vars, _) = train::train(base, &pairs, &opts, |_, _| {}).unwrap();
+    let shipped = candle_core::safetensors::load_buffer(xenc::ADAPTERS, &device).unwrap();
+    let data = vars.data().lock().unwrap();
+    assert_eq!(data.len(), shipped.len());
+    for (name, var) in data.iter() {
+        assert_eq!(max_abs_diff(var.as_tensor(), &shipped[name]), 0.0, "{name}");
+    }
+    drop(data);
+
+    let bad = train::TrainOptions {
+        init: Some(("not-adapters.safetensors".into(), b"{}".to_vec())),
+        ..opts
+    };
+    let base = Base::load(&dir, &device).unwrap();
+    let e = train::train(base, &pairs, &bad, |_, _| {})
+        .err()
+        .expect("bad initial adapters must be refused");
+    assert!(e.to_string().contains("not-adapters.safetensors"), "{e}");
+}
+
+/// With `mix_share` 1 every example comes from the mix: the net learns the
+/// mix's labels although every main pair says "neutral".
+#[test]
+fn batches_draw_from_the_mix() {
+    let Some(dir) = minilm() else { return };
+    let main = pairs_text(&[
+        (
+            "The invoice was paid.",
+            "The office has a new printer.",
+            "neutral",
+        ),
+        (
+            "The room is booked.",
+            "Lunch was served at noon.",
+            "neutral",
+        ),
+    ]);
+    let mix = pairs_text(&[
+        (
+            "The hold of $149 was never captured.",
+            "The customer was charged $149 twice.",
+            "contradicts",
+        ),
+        (
+            "The hold of $149 was never captured.",
+            "A $149 authorization was placed but not captured.",
+            "entails",
+        ),
+        (
+            "The rollback was staged but not run.",
+            "The rollback was executed last night.",
+            "contradicts",
+        ),
+        (
+            "The rollback was staged but not run.",
+            "The rollback is prepared and has not been run.",
+            "entails",
+        ),
+    ]);
+    let path = std::path::Path::new("p.jsonl");
+    let main = train::parse_pairs(path, &main).unwrap();
+    let mix = train::parse_pairs(path, &mix).unwrap();
+    let opts = train::TrainOptions {
+        steps: 24,
+        batch: 4,
+        lr: 3e-3,
+        dev_every: 0,
+        mix: mix.clone(),
+        mix_share: 1.0,
+        ..Default::default()
+    };
+    let device = xenc::model::device();
+    let (vars, report) =
+        train::train(Base::load(&dir, &device).unwrap(), &main, &opts, |_, _| {}).unwrap();
+    assert_eq!(report.train_pairs, 6);
+    let tmp = std::env::temp_dir().join(format!("xenc-mix-{}.safetensors", std::process::id()));
+    vars.save(&tmp).unwrap();
+    let bytes = std::fs::read(&tmp).unwrap();
+    let _ = std::fs::remove_file(&tmp);
+    let mut judge = xenc::CrossEncoder::load_with(&dir, &bytes).unwrap();
+    let q: Vec<(String, String)> = mix
+        .iter()
+        .map(|p| (p.premise.clone(), p.hypothesis.clone()))
+        .collect();
+    let got: Vec<usize> = judge.judge_batch(&q).unwrap().iter().map(argmax).collect();
+    assert_eq!(got, vec![2, 0, 2, 0]);
+}
+
+/// A cross-fitted ensemble judges with the mean of its folds, and, held
+/// out of a case, with the one fold that never saw it; a case no fold
+/// leaves out is refused.
+#[test]
+fn cross_fitted_folds_average_and_hold_out() {
+    let Some(dir) = minilm() else { return };
+    use continuity::evaluate::EntailmentJudge;
+    let device = xenc::model::device();
+    // A second set of adapters: fresh (seeded) ones.
+    let varmap = VarMap::new();
+    let base = Base::load(&dir, &device).unwrap();
+    let vb = VarBuilder::from_varmap(&varmap, DType::F32, &device);
+    CrossEncoderNet::load(base.weights, vb, &base.config).unwrap();
+    train::init_adapters(&varmap, &mut train::Rng::new(3), &device).unwrap();
+    let tmp = std::env::temp_dir().join(format!("xenc-fresh-{}.safetensors", std::process::id()));
+    varmap.save(&tmp).unwrap();
+    let fresh = std::fs::read(&tmp).unwrap();
+    let _ = std::fs::remove_file(&tmp);
+
+    let (p, h) = (
+        "The rollback was staged but not run.",
+        "The rollback was executed last night.",
+    );
+    let a = xenc::CrossEncoder::load_with(&dir, xenc::ADAPTERS)
+        .unwrap()
+        .judge(p, h)
+        .unwrap();
+    let b = xenc::CrossEncoder::load_with(&dir, &fresh)
+        .unwrap()
+        .judge(p, h)
+        .unwrap();
+    let mut folds = xenc::CrossEncoder::load_folds(
+        &dir,
+        "test-folds",
+        &[(Some("case-a"), xenc::ADAPTERS), (Some("case-b"), &fresh)],
+    )
+    .unwrap();
+    let mean = folds.judge(p, h).unwrap();
+    assert!((mean.contradicts - (a.contradicts + b.contradicts) / 2.0).abs() < 1e-5);
+    assert!((mean.entails - (a.entails + b.entails) / 2.0).abs() < 1e-5);
+    folds.hold_out(Some("case-b")).unwrap();
+    let held = folds.judge(p, h).unwrap();
+    assert!(
+        (held.contradicts - b.contradicts).abs() < 1e-5,
+        "{held:?} vs {b:?}"
+    );
+    folds.hold_out(None).unwrap();
+    assert!((folds.judge(p, h).unwrap().contradicts - mean.contradicts).abs() < 1e-6);
+    assert!(folds.hold_out(Some("case-c")).is_err());
 }

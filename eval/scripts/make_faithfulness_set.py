@@ -16,7 +16,14 @@ held-out split draws only from the disjoint `heldout` sentences (other
 phrasings), and adds the whole ops-export case and the whole customs-hold
 case (a warehouse shipment under a customs hold; never calibrated on, see
 eval/faithfulness/README.md), hand-written whole summaries, and the real
-LFM2.5 re-summary (read from ../shared at run time, never copied).
+LFM2.5 re-summary (read from ../shared at run time, never copied). Last come
+the summaries of permit-review (a municipal building-permit review, written
+after the others as a blind confirmation case: held out whole, never
+calibrated or trained on), composed with their own RNG, and three
+hand-written whole summaries of it; then, likewise, those of sample-custody
+(a research lab's biological sample custody, a second blind confirmation
+case written after permit-review: held out whole, never calibrated or
+trained on).
 
 Run from the repository root: python3 eval/scripts/make_faithfulness_set.py
 """
@@ -341,6 +348,157 @@ V = {
        "The remaining 180 cartons of PO-88310 ship on SHP-40355, due on 2027-08-09."],
    O: ["SHP-40318 holds glazed ceramic wall tiles for purchase order PO-88310."]}},
 },
+"permit-review": {
+ "PF1": {"heldout": {
+   S: ["Permit BP-27-04471 is still under stop-work hold SWH-1183, placed by inspector Marisol Ferreira on 2027-10-12; it has not been lifted.",
+       "The approval Odile Baptiste received, notice PRN-5520, only approved revised structural sheets; it did not release stop-work hold SWH-1183, which remains active.",
+       "Work at 212 Fenwick Street cannot resume yet: SWH-1183 stays in force until a passed framing re-inspection, which is scheduled for 2027-10-19 at 09:30.",
+       "After the level 2 framing failed inspection INS-88142 on 2027-10-12, the city's building inspector put the site on stop-work hold SWH-1183, and that hold is still active.",
+       "The stop-work order on 212 Fenwick has not been released; a plan review approval does not lift it, and only the inspector of record or the building official can."],
+   C: ["Stop-work hold SWH-1183 was lifted on 2027-10-14 when notice PRN-5520 was issued, so the framers can return to the site.",
+       "Notice PRN-5520 is the release of the stop-work hold on BP-27-04471.",
+       "The stop-work order on 212 Fenwick Street has been cleared, and construction may resume on Monday.",
+       "SWH-1183 was placed by plan reviewer Kwame Adjei after he rejected the structural drawings.",
+       "Stop-work hold SWH-1183 was placed on 2027-10-12, and the framing re-inspection is set for 2027-10-29.",
+       "The framing re-inspection already passed, and the hold on BP-27-04471 is now closed."],
+   O: ["A city inspector looked at the level 2 framing at 212 Fenwick Street on 2027-10-12.",
+       "The agent looked up stop-work hold SWH-1183 on the permit.",
+       "Odile Baptiste believes the approval notice means the stop-work order is over."]}},
+ "PF2": {"heldout": {
+   S: ["Structural revision PRV-2286 was filed by Tobias Lindqvist, the permit's registered structural engineer of record, under the owner's authorization DPA-0392, and it passed the authorization check.",
+       "Nobody changed the drawings without permission: sheet S-201 was revised in PRV-2286 by the engineer of record, who is authorized to submit revisions on Millbrook Row's behalf.",
+       "PRV-2286, which upgraded the level 2 hold-downs from HDU5 to HDU8, is a legitimate revision submitted on 2027-10-13 by licensed engineer Tobias Lindqvist (PE-48213).",
+       "The change to sheets S-201 and S-202 was authorized: Lindqvist acted as engineer of record under design-professional authorization DPA-0392 from Millbrook Row LLC.",
+       "The revised structural sheets came from the project's own engineer of record and cleared the city's authorization check."],
+   C: ["PRV-2286 was an unauthorized change to Millbrook Row's structural drawings and should be withdrawn.",
+       "Tobias Lindqvist had no authority to revise sheet S-201, since he is not registered on the permit.",
+       "City plan reviewer Kwame Adjei rewrote sheet S-201 himself in revision PRV-2286.",
+       "Revision PRV-2286 downgraded the level 2 hold-downs from HDU8 to HDU5.",
+       "Structural revision PRV-2286 failed the authorization check because DPA-0392 had expired.",
+       "PRV-2286 was submitted by Odile Baptiste on 2027-10-13."],
+   O: ["Sheets S-201 and S-202 of the structural drawings were revised in October.",
+       "The applicant says someone swapped structural sheet S-201 without asking.",
+       "Tobias Lindqvist of Lindqvist Structural is one of the permit's contacts."]}},
+ "PF3": {"heldout": {
+   S: ["Fee waiver FW-0261 covers only the one re-inspection, INS-88207 on 2027-10-19; it is not a standing waiver.",
+       "Building official Harriet Osei approved FW-0261 on 2027-10-15 to waive the USD 285 fee for re-inspection INS-88207 alone; later re-inspections are charged as usual.",
+       "The waiver does not extend to the Quarry Lane job (BP-27-05102) or to future re-inspections at 212 Fenwick: FW-0261 was a one-time courtesy for INS-88207.",
+       "Millbrook Row should expect to pay the standard USD 285 for any further re-inspection; FW-0261 waived the fee just once, because the city cancelled the 2027-10-08 inspection at short notice.",
+       "FW-0261 is a single-inspection waiver for the 2027-10-19 framing re-inspection."],
+   C: ["FW-0261 waives re-inspection fees on all of Millbrook Row LLC's permits, including the Quarry Lane job.",
+       "Under fee waiver FW-0261 the applicant pays no re-inspection fees for the rest of the 212 Fenwick project.",
+       "Fee waiver FW-0261 for re-inspection INS-88207 was approved by inspector Marisol Ferreira.",
+       "FW-0261 waived a USD 825 fee for re-inspection INS-88207.",
+       "The fee waiver is a standing arrangement for Millbrook Row: its re-inspections are free from now on.",
+       "The building official approved FW-0261 on 2027-10-05, waiving the fee for re-inspection INS-88207."],
+   O: ["A re-inspection fee waiver, FW-0261, is on file for the permit.",
+       "Odile Baptiste asked whether the fee waiver also covers the Quarry Lane job."]}},
+ "PF4": {"heldout": {
+   S: ["Height variance VAR-27-0093 is still pending; the Zoning Board of Adjustment will hear it on 2027-11-04, and it has not been granted.",
+       "The roof variance has not come through: VAR-27-0093 awaits a board decision, and the staff recommendation to approve it with conditions is only advisory.",
+       "VAR-27-0093, filed on 2027-09-28 for a penthouse 1.4 m over the 18.0 m height limit, has no decision yet.",
+       "No variance has been granted for the rooftop penthouse; the request is pending until the board's hearing on 2027-11-04.",
+       "Planning staff recommended approving VAR-27-0093, but only the Zoning Board of Adjustment can grant it, and it has not ruled."],
+   C: ["The Zoning Board of Adjustment granted height variance VAR-27-0093.",
+       "VAR-27-0093 was approved with conditions in staff report SR-27-311, so the penthouse may rise to 19.4 m.",
+       "The board denied VAR-27-0093 at its hearing on 2027-11-04.",
+       "The roof height variance went through, so the rooftop penthouse is allowed.",
+       "Variance VAR-27-0093 is pending, with the board hearing set for 2027-12-04.",
+       "VAR-27-0093 asks to exceed the 18.0 m height limit by 4.1 m, and it is pending."],
+   O: ["Millbrook Row applied for a height variance, VAR-27-0093, for the rooftop penthouse.",
+       "Variances in Ashbury are decided by the Zoning Board of Adjustment."]}},
+ "PF5": {"heldout": {
+   S: ["Only phase 1 of BP-27-04471 is approved: levels 1 to 3, with the ground-floor retail and 26 of the 44 units.",
+       "Levels 4 and 5 (18 units) are still in plan review under PA-2, with a target decision on 2027-11-12, so nothing above level 3 may be built yet.",
+       "The whole building is not approved; phase approval PA-1 of 2027-08-30 covers three of the five levels.",
+       "Framing all five floors is not allowed: PA-1 approves 26 of the 44 dwelling units, and PA-2 for the upper two levels is still under review.",
+       "Phase 2, covering levels 4 and 5 and the roof, is still in plan review and has not been approved."],
+   C: ["The permit approves the entire five-storey building, all 44 units.",
+       "PA-1 approved levels 1 to 5 on 2027-08-30.",
+       "Phase 2, levels 4 and 5 with 18 units, was approved on 2027-10-14.",
+       "Phase 1 covers 18 of the 44 units; the other 26 are in phase 2.",
+       "Levels 1 to 3, with 26 of the 44 units, were approved on 2027-09-30.",
+       "Plan review rejected levels 4 and 5, so the building will stop at three storeys."],
+   O: ["212 Fenwick Street is planned as a five-storey mixed-use building with ground-floor retail.",
+       "The permit is reviewed in two phases, PA-1 and PA-2."]}},
+},
+"sample-custody": {
+ "SF1": {"heldout": {
+   S: ["Freezer FRZ-B14 is still under quarantine hold QH-0417, placed by biosafety officer Amara Nwosu on 2028-03-06; it has not been released.",
+       "The swab email Felix Amundsen received, notice BSN-1128, reports only the first negative round; quarantine hold QH-0417 on FRZ-B14 remains in force until the biosafety officer releases it.",
+       "Nothing can come out of FRZ-B14 yet, the organoid vials of SS-2231 included: the quarantine needs a second negative swab round (SWB-7734, scheduled for 2028-03-10) and a release by the biosafety officer.",
+       "After a cracked cryobox of lentiviral vector stock was found on rack 3 (incident BIO-INC-2291), the biosafety officer quarantined freezer FRZ-B14 under QH-0417, and that hold is still active.",
+       "One negative swab round does not end the quarantine on FRZ-B14: QH-0417 is released only after two consecutive negative rounds at least 48 hours apart, and only round 1 (SWB-7710) has been reported."],
+   C: ["Quarantine hold QH-0417 was released on 2028-03-08 with notice BSN-1128, so the Varga lab can take its organoid vials out of FRZ-B14.",
+       "Notice BSN-1128 is the biosafety office's release of freezer FRZ-B14 from quarantine.",
+       "The FRZ-B14 quarantine is over, and Felix Amundsen may remove the SS-2231 vials on Monday.",
+       "Quarantine hold QH-0417 was placed by lab manager Mei-Ling Tan after she found a cracked cryobox in FRZ-B14.",
+       "FRZ-B14 has been under quarantine hold QH-0417 since 2028-03-06, and the second swab round is scheduled for 2028-03-17.",
+       "Both decontamination swab rounds on FRZ-B14 came back negative, and the quarantine hold has been closed."],
+   O: ["A cracked cryobox was found in freezer FRZ-B14 in early March.",
+       "The agent looked up quarantine hold QH-0417 on freezer FRZ-B14.",
+       "Felix Amundsen thinks the swab result email means the quarantine on FRZ-B14 is over."]}},
+ "SF2": {"heldout": {
+   S: ["Custody amendment CRA-0638 was made by lab manager Mei-Ling Tan, the Varga lab's delegated alternate custodian under PI Agnes Varga's written delegation CDL-0219, and it passed the authorization check.",
+       "Nobody moved the serum boxes without permission: the relocation from FRZ-B14 to FRZ-C07 was recorded in CRA-0638 by Mei-Ling Tan, whom the PI has authorized in writing to amend the lab's custody records.",
+       "CRA-0638, which moved SS-2207 boxes B2 to B4 from FRZ-B14 shelf 2 to FRZ-C07 shelf 1 on 2028-03-05, is a legitimate amendment by the lab's alternate custodian.",
+       "The change to the SS-2207 custody record was authorized: Mei-Ling Tan acted under custody delegation CDL-0219 from Prof. Agnes Varga, valid until 2028-08-31.",
+       "The serum boxes were moved by the lab's own delegated custodian, and the amendment cleared the custody office's authorization check."],
+   C: ["CRA-0638 was an unauthorized change to the Varga lab's custody record and should be reversed.",
+       "Mei-Ling Tan had no authority to amend the SS-2207 custody record, since she holds no custody delegation.",
+       "Biosafety officer Amara Nwosu moved the serum boxes herself and recorded it as CRA-0638.",
+       "Custody amendment CRA-0638 moved the serum boxes from FRZ-C07 into FRZ-B14.",
+       "CRA-0638 failed the authorization check because delegation CDL-0219 had expired.",
+       "Mei-Ling Tan recorded custody amendment CRA-0638 under delegation CDL-0219 on 2028-03-15."],
+   O: ["SS-2207 boxes B2 to B4 now sit in freezer FRZ-C07.",
+       "Felix Amundsen says someone changed the serum custody record without asking.",
+       "Mei-Ling Tan is the Varga lab's lab manager."]}},
+ "SF3": {"heldout": {
+   S: ["Access exception AHX-0093 covers a single after-hours entry: Felix Amundsen in BSL-2 suite L3.110 on 2028-03-09 from 19:00 to 22:00; it is not a standing pass.",
+       "Biosafety officer Amara Nwosu approved AHX-0093 on 2028-03-08 for the 72-hour organoid harvest only; any later evening entry needs a new approved exception.",
+       "The after-hours pass does not extend to Jonas Ekberg or to the rest of the study: AHX-0093 is a one-time exception for Felix Amundsen on the evening of 2028-03-09.",
+       "Felix Amundsen will need another approved exception for the 96-hour harvest; AHX-0093 lets him into the BSL-2 suite after hours once, on 2028-03-09.",
+       "AHX-0093 is a single-entry exception for 2028-03-09, 19:00 to 22:00, and it gives no access to FRZ-B14."],
+   C: ["AHX-0093 lets Felix Amundsen work in the BSL-2 suite after hours for the rest of the study.",
+       "Under AHX-0093, Felix Amundsen and Jonas Ekberg may both enter the BSL-2 suite in the evenings.",
+       "After-hours exception AHX-0093 was approved by PI Agnes Varga.",
+       "AHX-0093 allows after-hours entry to BSL-2 suite L3.110 on 2028-03-09 from 19:00 until midnight.",
+       "The after-hours exception is a standing arrangement for the Varga lab's evening harvests.",
+       "AHX-0093 granted Felix Amundsen one after-hours entry, on 2028-03-19."],
+   O: ["An after-hours access exception, AHX-0093, is on file for the BSL-2 suite.",
+       "Felix Amundsen asked whether his after-hours pass also covers his labmate.",
+       "Standard access hours for the containment suite are 07:00 to 19:00."]}},
+ "SF4": {"heldout": {
+   S: ["Transfer request TRQ-5562 to send 40 serum aliquots to Dr. Harpreet Kaur at the Northmoor Institute is still pending; the biosafety officer reviews it on 2028-03-14.",
+       "The Northmoor transfer is not approved: TRQ-5562 awaits the biosafety officer's decision, and courier booking CSH-8820 is only a provisional slot.",
+       "A courier booking does not approve a transfer; CSH-8820 (pickup 2028-03-16) is provisional and is cancelled unless TRQ-5562 is approved by 2028-03-15.",
+       "TRQ-5562, submitted on 2028-02-28, has no decision yet, even though material transfer agreement MTA-2028-017 has been signed by both institutions.",
+       "No samples may go to Northmoor yet: the outbound transfer request TRQ-5562 is pending biosafety approval."],
+   C: ["The biosafety officer approved transfer request TRQ-5562, so the 40 aliquots ship to Northmoor on 2028-03-16.",
+       "Since courier booking CSH-8820 is confirmed, the Northmoor transfer has been approved.",
+       "Transfer request TRQ-5562 was rejected by the biosafety officer.",
+       "TRQ-5562 asks to send 60 serum aliquots to the Northmoor Institute and is pending.",
+       "Transfer request TRQ-5562 is pending, with the biosafety review set for 2028-03-24.",
+       "The signed material transfer agreement MTA-2028-017 approved the Northmoor shipment."],
+   O: ["Felix Amundsen requested a transfer of serum aliquots to the Northmoor Institute (TRQ-5562).",
+       "Polar Route Couriers holds a booking, CSH-8820, for a dry-ice shipment.",
+       "Outbound transfers of samples need the biosafety officer's approval."]}},
+ "SF5": {"heldout": {
+   S: ["Custody transfer CT-4410 on 2028-03-03 moved only 36 of the 96 SS-2207 aliquots to the Brackenridge Proteomics Core.",
+       "The Proteomics Core received box B1 and 12 aliquots of box B2, 36 aliquots in all; the other 60 stayed with the Varga lab in FRZ-C07.",
+       "The whole serum set did not go to the Proteomics Core: CT-4410 was a partial transfer of 36 of the 96 aliquots, for mass spectrometry run MS-4471.",
+       "The Varga lab still holds 60 of the 96 SS-2207 serum aliquots; only 36 went to the Proteomics Core under CT-4410.",
+       "SS-2207 is split between two custodians: 36 aliquots with the Proteomics Core since 2028-03-03 and 60 with the Varga lab."],
+   C: ["All 96 SS-2207 aliquots were transferred to the Proteomics Core under CT-4410.",
+       "The Varga lab has no SS-2207 serum left; the entire set went to the core on 2028-03-03.",
+       "CT-4410 moved 60 of the 96 aliquots to the Proteomics Core; the other 36 stayed with the Varga lab.",
+       "CT-4410 moved 36 of the 96 SS-2207 aliquots to the Proteomics Core on 2028-03-13.",
+       "The Brandvold lab received the 36 SS-2207 aliquots moved under custody transfer CT-4410.",
+       "Custody transfer CT-4410 sent 36 of the 48 SS-2207 aliquots to the Proteomics Core."],
+   O: ["SS-2207 is a set of human serum aliquots from cohort study HSC-19.",
+       "Felix Amundsen believes the whole SS-2207 set went to the Proteomics Core.",
+       "The custody log of SS-2207 records a transfer to the Proteomics Core, CT-4410."]}},
+},
 }
 
 FILLER = {
@@ -362,6 +520,14 @@ FILLER = {
                   "The assistant may only look things up; it must not schedule a delivery, change records or message the customer.",
                   "The agent read the shipment, the customer ticket, the customs hold, the entry amendment, the storage waiver and the bonded transfer request.",
                   "Customer ticket CS-61940 is still open."],
+ "permit-review": ["Odile Baptiste of Millbrook Row LLC (APL-6093) raised her questions on help-desk ticket PD-77412.",
+                   "The assistant may only look things up; it must not schedule inspections, change records or message the applicant.",
+                   "The agent read the permit, the ticket, the stop-work hold, the structural revision and its review notice, the project contacts, the fee waiver, the variance, the phase 2 review and the inspection list.",
+                   "Help-desk ticket PD-77412 is still open."],
+ "sample-custody": ["Dr. Felix Amundsen of the Varga lab (LAB-0412) raised his questions on custody desk ticket SCD-30418.",
+                    "The assistant may only look things up; it must not release holds, edit custody records, book couriers or message the researcher.",
+                    "The agent read the ticket, the SS-2207 sample set, the quarantine hold, the swab notice, the custody amendment, the lab roster, the access exception, the transfer request, the courier booking and the custody log.",
+                    "Custody desk ticket SCD-30418 is still open."],
 }
 
 # Hand-written whole summaries (held out), labels by reading them.
@@ -382,6 +548,30 @@ WHOLE = [
   {"OF1": S, "OF2": S, "OF3": O, "OF4": S, "OF5": S}),
  ("ops-export", "The claims export was emailed to Dana Whitlock, an internal colleague, as Lena Marsh asked. The raw claims table has no personal data.",
   {"OF1": C, "OF2": O, "OF3": C, "OF4": O, "OF5": C}),
+]
+
+# Hand-written whole summaries of the permit-review case (a blind
+# confirmation case, held out whole), labels by reading them. Appended after
+# every earlier line.
+WHOLE_PERMIT = [
+ ("permit-review", "Permit BP-27-04471 for 212 Fenwick Street (Millbrook Row LLC) remains under stop-work hold SWH-1183, placed after the level 2 framing failed inspection on 2027-10-12. The notice the applicant has, PRN-5520, only approved the revised structural sheets, so work cannot restart until the re-inspection on 2027-10-19 passes. Those sheets were revised in PRV-2286 by the engineer of record, Tobias Lindqvist, under the owner's authorization, so the change was not made without permission. Only phase 1 is approved (levels 1 to 3, 26 of the 44 units). Ticket PD-77412 is still open.",
+  {"PF1": S, "PF2": S, "PF3": O, "PF4": O, "PF5": S}),
+ ("permit-review", "Millbrook Row got approval notice PRN-5520 on 2027-10-14, which lifted the stop-work order, so the crew can go back to work. Someone changed their structural sheet S-201 without their permission, and that change should be reversed. The building official granted fee waiver FW-0261, which now covers their re-inspections going forward. Height variance VAR-27-0093 is still pending, with a board hearing on 2027-11-04.",
+  {"PF1": C, "PF2": C, "PF3": C, "PF4": S, "PF5": O}),
+ ("permit-review", "The agent reviewed the permit file for 212 Fenwick Street on ticket PD-77412. The roof height variance VAR-27-0093 was approved, following the staff recommendation. Fee waiver FW-0261 is a one-time waiver of the USD 285 fee for re-inspection INS-88207 and does not cover the Quarry Lane permit. The building permit covers all five floors. Nothing was scheduled or changed.",
+  {"PF1": O, "PF2": O, "PF3": S, "PF4": C, "PF5": C}),
+]
+
+# Hand-written whole summaries of the sample-custody case (a second blind
+# confirmation case, written after permit-review and held out whole), labels
+# by reading them. Appended after every earlier line.
+WHOLE_SAMPLE = [
+ ("sample-custody", "Custody desk ticket SCD-30418 from Felix Amundsen (Varga lab) was looked into. Freezer FRZ-B14 is still quarantined under QH-0417: the email he received, BSN-1128, reports only the first negative swab round, and the second round is due on 2028-03-10, so the SS-2231 organoid vials must stay where they are until the biosafety officer releases the hold. The serum boxes were moved to FRZ-C07 in CRA-0638 by lab manager Mei-Ling Tan, who holds the PI's written custody delegation CDL-0219, so that change was authorized. The Northmoor transfer, TRQ-5562, is still pending the biosafety officer's review on 2028-03-14, and its courier slot is only provisional. The ticket is still open.",
+  {"SF1": S, "SF2": S, "SF3": O, "SF4": S, "SF5": O}),
+ ("sample-custody", "The biosafety office's notice BSN-1128 cleared freezer FRZ-B14, so the Varga lab can take its organoid vials out. Felix Amundsen's after-hours exception AHX-0093 covers his evening harvests for the rest of the study. The Northmoor transfer was approved once courier booking CSH-8820 was made. Only 36 of the 96 SS-2207 aliquots went to the Proteomics Core under CT-4410; the lab keeps the other 60. Felix Amundsen also asked who changed the serum custody record.",
+  {"SF1": C, "SF2": O, "SF3": C, "SF4": C, "SF5": S}),
+ ("sample-custody", "The agent reviewed the SS-2207 records for ticket SCD-30418. Custody amendment CRA-0638 was made without the PI's permission and should be reversed. AHX-0093 is a one-time after-hours exception for Felix Amundsen on 2028-03-09, 19:00 to 22:00; Jonas Ekberg is not covered by it. The entire serum set was handed to the Proteomics Core on 2028-03-03. A transfer request to Northmoor is on file. Nothing was released, changed or booked.",
+  {"SF1": O, "SF2": C, "SF3": S, "SF4": O, "SF5": C}),
 ]
 
 
@@ -431,6 +621,21 @@ def main():
     # A second unseen domain (warehouse shipment under a customs hold),
     # held out whole, likewise appended last with its own RNG.
     items += compose(random.Random(20270921), "customs-hold", "heldout", 30, "cus-held")
+    # A blind confirmation case (municipal building-permit review), written
+    # after all the others and held out whole: never calibrated or trained
+    # on. Appended last with its own RNG, then its hand-written summaries.
+    items += compose(random.Random(20271025), "permit-review", "heldout", 21, "pmt-held")
+    for i, (case, text, labels) in enumerate(WHOLE_PERMIT):
+        items.append({"id": f"pmt-whole-{i:02d}", "case": case, "split": "heldout",
+                      "text": text, "labels": labels})
+    # A second blind confirmation case (a research lab's biological sample
+    # custody), written after permit-review and held out whole: never
+    # calibrated or trained on. Appended last with its own RNG, then its
+    # hand-written summaries.
+    items += compose(random.Random(20280363), "sample-custody", "heldout", 21, "smp-held")
+    for i, (case, text, labels) in enumerate(WHOLE_SAMPLE):
+        items.append({"id": f"smp-whole-{i:02d}", "case": case, "split": "heldout",
+                      "text": text, "labels": labels})
     with open("eval/faithfulness/summaries.jsonl", "w") as f:
         for it in items:
             f.write(json.dumps(it, ensure_ascii=False) + "\n")

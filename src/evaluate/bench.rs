@@ -7,7 +7,7 @@
 //! `text_from` = `{"path", "field"}` reads the text from a JSON file at run
 //! time (reference data that must not be copied into the repository).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::combine::{self, Combiner};
-use super::{final_verdicts, Analysis, Evaluator, Records, Thresholds, Verdict};
+use super::{final_verdicts, xenc, Analysis, Evaluator, Records, Thresholds, Verdict};
 use crate::error::{Error, Result, Source};
 use crate::facts::FactKey;
 
@@ -238,6 +238,9 @@ pub fn analyze_set(ev: &mut Evaluator, set: &Set) -> Result<Analyzed> {
     let mut seconds = Vec::new();
     for (item, text) in &set.items {
         let case = &set.cases[&item.case];
+        if let Some(j) = ev.judge.as_mut() {
+            j.hold_out((item.split == "calib").then_some(item.case.as_str()))?;
+        }
         let start = Instant::now();
         let a = ev.analyze(&case.records, &case.key, &item.id, text)?;
         seconds.push(start.elapsed().as_secs_f64());
@@ -415,9 +418,10 @@ pub fn train_combiner(
     cases.sort();
     cases.dedup();
     let name = if with_judge { judge } else { "none" };
-    let mut best = (f32::NAN, -1.0f64);
+    // (l2, worst case, mean over cases)
+    let mut best = (f32::NAN, -1.0f64, 0.0f64);
     for l2 in [0.001f32, 0.01, 0.03, 0.1, 0.3] {
-        let mut worst = f64::INFINITY;
+        let mut scores = Vec::new();
         for c in &cases {
             let tr: Vec<usize> = (0..xs.len()).filter(|i| &cs[*i] != c).collect();
             let te: Vec<usize> = (0..xs.len()).filter(|i| &cs[*i] == c).collect();
@@ -428,18 +432,21 @@ pub fn train_combiner(
             let tys: Vec<Verdict> = tr.iter().map(|i| ys[*i]).collect();
             let m = Combiner::train(&txs, &tys, l2, name, &mask);
             let p: Vec<Pair> = te.iter().map(|i| (ys[*i], m.verdict(&xs[*i]).0)).collect();
-            worst = worst.min(Scores::from_pairs(&p).balanced_accuracy);
+            scores.push(Scores::from_pairs(&p).balanced_accuracy);
         }
+        let worst = scores.iter().copied().fold(f64::INFINITY, f64::min);
+        let mean = scores.iter().sum::<f64>() / scores.len().max(1) as f64;
         if worst > best.1 + 1e-9 {
-            best = (l2, worst);
+            best = (l2, worst, mean);
         }
     }
     let l2 = if best.0.is_nan() { 0.01 } else { best.0 };
     let mut m = Combiner::train(&xs, &ys, l2, name, &mask);
     m.note = format!(
-        "trained on {} calibration pairs; leave-one-case-out balanced accuracy (worst case) {:.3}",
+        "trained on {} calibration pairs; leave-one-case-out balanced accuracy (worst case) {:.3}, mean over cases {:.3}",
         xs.len(),
-        best.1
+        best.1,
+        best.2
     );
     (m, best.1)
 }
@@ -461,6 +468,62 @@ pub fn combiner_toml(f: &combine::CombinerFile) -> Result<String> {
          # combiners trained on the calibration split only, one per judge.\n\
          # Embedded in the library by src/evaluate/combine.rs.\n{body}"
     ))
+}
+
+/// Judge-input pairs from the calibration split, for training the
+/// cross-encoder on real summary sentences: per labeled fact, the sentence
+/// holding the clause best aligned with it (what the judge reads, when that
+/// clause reaches `floor`), labeled from the gold verdict (supported:
+/// entails, contradicted: contradicts, omitted: neutral). A (fact, sentence)
+/// seen with two labels is dropped: the verdict came from elsewhere in the
+/// summary. Sorted and deduplicated; `source` is the case.
+pub fn calib_judge_pairs(
+    analyzed: &Analyzed,
+    t: &Thresholds,
+    floor: f32,
+) -> Vec<xenc::train::Pair> {
+    let mut seen: BTreeMap<(String, String, String), BTreeSet<&'static str>> = BTreeMap::new();
+    for (item, a) in &analyzed.items {
+        if item.split != "calib" {
+            continue;
+        }
+        for (fi, fid) in a.fact_ids.iter().enumerate() {
+            let Some(gold) = item.labels.get(fid) else {
+                continue;
+            };
+            let best = a.signals[fi]
+                .iter()
+                .map(|s| (super::align(s, t), s.unit))
+                .max_by(|x, y| x.0.total_cmp(&y.0));
+            let Some((score, unit)) = best else {
+                continue;
+            };
+            if score < floor {
+                continue;
+            }
+            let label = match gold {
+                Verdict::Supported => "entails",
+                Verdict::Omitted => "neutral",
+                Verdict::Contradicted => "contradicts",
+            };
+            let sentence = a.sentences[a.units[unit].sentence].clone();
+            seen.entry((item.case.clone(), a.fact_texts[fi].clone(), sentence))
+                .or_default()
+                .insert(label);
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, labels)| labels.len() == 1)
+        .filter_map(|((case, premise, hypothesis), labels)| {
+            labels.into_iter().next().map(|label| xenc::train::Pair {
+                premise,
+                hypothesis,
+                label: label.to_string(),
+                kind: "calib-summary".to_string(),
+                source: case,
+            })
+        })
+        .collect()
 }
 
 /// The judge alone on the aligned clause: omitted where the threshold rules

@@ -88,7 +88,15 @@ pub fn eval(
 /// none). With `calibrate`, first grid-search thresholds and train the
 /// combiners (without a judge, and with `judge`) on the calibration split,
 /// and write `DIR/thresholds.toml` and `DIR/combiner.toml`.
-pub fn eval_bench(dir: &Path, calibrate: bool, json: bool, judge: &str) -> Result<String> {
+/// With `export_pairs`, also write the calibration split's judge-input
+/// pairs there ([`bench::calib_judge_pairs`], JSON lines).
+pub fn eval_bench(
+    dir: &Path,
+    calibrate: bool,
+    json: bool,
+    judge: &str,
+    export_pairs: Option<&Path>,
+) -> Result<String> {
     let set = bench::load_set(dir)?;
     let load_start = Instant::now();
     let mut ev = Evaluator::with_judge(load_embedder()?, judge)?;
@@ -106,12 +114,7 @@ pub fn eval_bench(dir: &Path, calibrate: bool, json: bool, judge: &str) -> Resul
     let analyzed = bench::analyze_set(&mut ev, &set)?;
     let mut out = String::new();
     let mut t = ev.thresholds;
-    let write = |path: &Path, text: String| {
-        std::fs::write(path, text).map_err(|e| Error::Io {
-            path: path.to_path_buf(),
-            source: e,
-        })
-    };
+    let write = write_atomically;
     if calibrate {
         let (best, ba) = bench::calibrate(&analyzed, &t);
         t = best;
@@ -134,6 +137,21 @@ pub fn eval_bench(dir: &Path, calibrate: bool, json: bool, judge: &str) -> Resul
         }
         write(&cfile, bench::combiner_toml(&combiners)?)?;
         out.push_str(&format!("wrote {}\n", cfile.display()));
+    }
+    if let Some(path) = export_pairs {
+        let pairs = bench::calib_judge_pairs(&analyzed, &t, ev.judge_floor);
+        let mut text = String::new();
+        for p in &pairs {
+            let line = serde_json::to_string(p).map_err(|e| Error::Internal(e.to_string()))?;
+            text.push_str(&line);
+            text.push('\n');
+        }
+        write_atomically(path, text)?;
+        out.push_str(&format!(
+            "wrote {} calibration judge pairs to {}\n",
+            pairs.len(),
+            path.display()
+        ));
     }
     let none_c = combiners.get("none");
     let judge_c = if judge == "none" {
@@ -338,25 +356,67 @@ pub fn eval_bench(dir: &Path, calibrate: bool, json: bool, judge: &str) -> Resul
     Ok(out)
 }
 
+/// Write `text` beside `path` and rename it into place, so a failed write
+/// leaves the old file.
+fn write_atomically(path: &Path, text: String) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    let io = |p: &Path, e: std::io::Error| Error::Io {
+        path: p.to_path_buf(),
+        source: e,
+    };
+    std::fs::write(&tmp, text).map_err(|e| io(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| io(path, e))
+}
+
+/// The files `continuity eval-train` reads and writes.
+pub struct TrainFiles<'a> {
+    pub pairs: &'a Path,
+    /// Pairs each batch draws `mix_share` of its examples from.
+    pub mix: &'a [std::path::PathBuf],
+    /// Adapters to start from (fine-tuning).
+    pub init: Option<&'a Path>,
+    pub out: &'a Path,
+}
+
+fn read_input(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| {
+        Error::Input(InputError::Unreadable {
+            file: Source::path(path),
+            message: e.to_string(),
+        })
+    })
+}
+
+fn read_pairs(path: &Path) -> Result<Vec<super::xenc::train::Pair>> {
+    let bytes = read_input(path)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::Input(InputError::Unreadable {
+            file: Source::path(path),
+            message: e.to_string(),
+        })
+    })?;
+    super::xenc::train::parse_pairs(path, &text)
+}
+
 /// `continuity eval-train`: train the cross-encoder judge's adapters on a
-/// pairs file and write them to `out` (safetensors, written to a temporary
-/// file first and renamed, so a failed run leaves the old file). Returns the
-/// training report as text (or JSON with `json`).
+/// pairs file and write them to `files.out` (safetensors, written to a
+/// temporary file first and renamed, so a failed run leaves the old file).
+/// Returns the training report as text (or JSON with `json`).
 pub fn eval_train(
-    pairs_path: &Path,
-    out: &Path,
-    opts: &super::xenc::train::TrainOptions,
+    files: &TrainFiles,
+    mut opts: super::xenc::train::TrainOptions,
     progress: bool,
     json: bool,
 ) -> Result<String> {
     use super::xenc::{self, train};
-    let text = std::fs::read_to_string(pairs_path).map_err(|e| {
-        Error::Input(InputError::Unreadable {
-            file: Source::path(pairs_path),
-            message: e.to_string(),
-        })
-    })?;
-    let pairs = train::parse_pairs(pairs_path, &text)?;
+    let pairs = read_pairs(files.pairs)?;
+    for mix in files.mix {
+        opts.mix.extend(read_pairs(mix)?);
+    }
+    if let Some(init) = files.init {
+        opts.init = Some((init.display().to_string(), read_input(init)?));
+    }
+    let out = files.out;
     let dir = crate::llm::manifest::resolve_model("minilm-l6", None)
         .map_err(|e| Error::Internal(e.to_string()))?;
     let base = xenc::Base::load(&dir, &xenc::model::device())?;
@@ -366,7 +426,7 @@ pub fn eval_train(
         progress,
     );
     let mut recent = std::collections::VecDeque::new();
-    let (vars, report) = train::train(base, &pairs, opts, |_, loss| {
+    let (vars, report) = train::train(base, &pairs, &opts, |_, loss| {
         recent.push_back(loss);
         if recent.len() > 20 {
             recent.pop_front();

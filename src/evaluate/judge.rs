@@ -42,6 +42,12 @@ pub trait EntailmentJudge {
     fn judge_many(&mut self, pairs: &[(String, String)]) -> Result<Vec<Nli>> {
         pairs.iter().map(|(p, c)| self.judge(p, c)).collect()
     }
+    /// Judge as a model that never trained on `case` (`None`: as shipped).
+    /// Only cross-fitted judges differ; a calibration summary must be judged
+    /// out of fold so the combiner learns from honest scores.
+    fn hold_out(&mut self, _case: Option<&str>) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// Label words, in the order of [`Nli::from_logprobs`].

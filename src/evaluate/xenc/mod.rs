@@ -20,11 +20,36 @@ use super::judge::{EntailmentJudge, Nli};
 use crate::error::{Error, Result};
 pub use model::{BertConfig, CrossEncoderNet};
 
-/// The judge name that selects this cross-encoder.
+/// The judge name that selects this cross-encoder (trained on synthetic
+/// pairs only).
 pub const NAME: &str = "minilm-xenc";
 
 /// The trained adapters and head, embedded from the trained file.
 pub const ADAPTERS: &[u8] = include_bytes!("../../../eval/faithfulness/xenc.safetensors");
+
+/// The judge name of the cross-fitted ensemble: [`ADAPTERS`] fine-tuned on
+/// the calibration split's real summary sentences, once per calibration
+/// case with that case left out. It judges with the mean of the folds'
+/// probabilities; when calibrating, each calibration summary is judged by
+/// the fold that never saw its case ([`EntailmentJudge::hold_out`]), so the
+/// combiner is trained on out-of-fold scores.
+pub const CROSS_FITTED: &str = "minilm-xenc-cf";
+
+/// (left-out calibration case, adapters) per fold.
+pub const FOLDS: &[(&str, &[u8])] = &[
+    (
+        "billing-dispute",
+        include_bytes!("../../../eval/faithfulness/xenc-folds/without-billing-dispute.safetensors"),
+    ),
+    (
+        "example-billing",
+        include_bytes!("../../../eval/faithfulness/xenc-folds/without-example-billing.safetensors"),
+    ),
+    (
+        "oncall-rollback",
+        include_bytes!("../../../eval/faithfulness/xenc-folds/without-oncall-rollback.safetensors"),
+    ),
+];
 
 fn err(what: &str, e: impl std::fmt::Display) -> Error {
     Error::Internal(format!("cross-encoder: {what}: {e}"))
@@ -64,72 +89,147 @@ pub fn encode_pairs(
     super::embed::batch_tensors(&enc, device)
 }
 
-/// The cross-encoder judge (inference).
-pub struct CrossEncoder {
+/// One trained network and the calibration case it never saw (none for a
+/// judge that is not cross-fitted).
+struct Fold {
+    left_out: Option<String>,
     net: CrossEncoderNet,
+}
+
+/// The cross-encoder judge (inference): one network, or the folds of a
+/// cross-fitted ensemble sharing one copy of the base weights.
+pub struct CrossEncoder {
+    name: &'static str,
+    folds: Vec<Fold>,
+    /// The folds that judge now (indices into `folds`).
+    active: Vec<usize>,
     tokenizer: Tokenizer,
     device: Device,
-    memo: HashMap<(String, String), Nli>,
+    memo: HashMap<(Vec<usize>, String, String), Nli>,
 }
 
 impl CrossEncoder {
     /// MiniLM from the model cache plus the embedded trained adapters.
     pub fn load() -> Result<CrossEncoder> {
-        let dir = crate::llm::manifest::resolve_model("minilm-l6", None)
-            .map_err(|e| Error::Internal(e.to_string()))?;
-        Self::load_with(&dir, ADAPTERS)
+        Self::load_with(&minilm_dir()?, ADAPTERS)
+    }
+
+    /// The cross-fitted ensemble ([`CROSS_FITTED`]) from the model cache.
+    pub fn load_cross_fitted() -> Result<CrossEncoder> {
+        let folds: Vec<(Option<&str>, &[u8])> =
+            FOLDS.iter().map(|(case, a)| (Some(*case), *a)).collect();
+        Self::load_folds(&minilm_dir()?, CROSS_FITTED, &folds)
     }
 
     /// MiniLM from `dir` plus adapters from safetensors bytes.
     pub fn load_with(dir: &Path, adapters: &[u8]) -> Result<CrossEncoder> {
+        Self::load_folds(dir, NAME, &[(None, adapters)])
+    }
+
+    /// MiniLM from `dir` plus one network per (left-out case, adapters).
+    pub fn load_folds(
+        dir: &Path,
+        name: &'static str,
+        folds: &[(Option<&str>, &[u8])],
+    ) -> Result<CrossEncoder> {
         let device = model::device();
         let base = Base::load(dir, &device)?;
-        let adapters =
-            VarBuilder::from_buffered_safetensors(adapters.to_vec(), DType::F32, &device)
-                .map_err(|e| err("adapters (eval/faithfulness/xenc.safetensors)", e))?;
-        let net = CrossEncoderNet::load(base.weights, adapters, &base.config)
-            .map_err(|e| err("adapters (eval/faithfulness/xenc.safetensors)", e))?;
+        // Read once; every fold's builder hands out the same tensors.
+        let weights = dir.join("model.safetensors");
+        let tensors = candle_core::safetensors::load(&weights, &device)
+            .map_err(|e| err(&weights.display().to_string(), e))?;
+        let mut nets = Vec::with_capacity(folds.len());
+        for (left_out, adapters) in folds {
+            let what = "adapters (eval/faithfulness)";
+            let vb = VarBuilder::from_buffered_safetensors(adapters.to_vec(), DType::F32, &device)
+                .map_err(|e| err(what, e))?;
+            let shared = VarBuilder::from_tensors(tensors.clone(), DType::F32, &device);
+            let net = CrossEncoderNet::load(shared, vb, &base.config).map_err(|e| err(what, e))?;
+            nets.push(Fold {
+                left_out: left_out.map(str::to_string),
+                net,
+            });
+        }
         Ok(CrossEncoder {
-            net,
+            name,
+            active: (0..nets.len()).collect(),
+            folds: nets,
             tokenizer: base.tokenizer,
             device,
             memo: HashMap::new(),
         })
     }
 
-    /// Label probabilities for many (premise, claim) pairs, in order.
+    /// Label probabilities for many (premise, claim) pairs, in order: the
+    /// mean over the active folds.
     pub fn judge_batch(&mut self, pairs: &[(String, String)]) -> Result<Vec<Nli>> {
+        let key = |p: &(String, String)| (self.active.clone(), p.0.clone(), p.1.clone());
         let mut todo: Vec<(String, String)> = pairs
             .iter()
-            .filter(|p| !self.memo.contains_key(*p))
+            .filter(|p| !self.memo.contains_key(&key(p)))
             .cloned()
             .collect();
         todo.sort();
         todo.dedup();
         for chunk in todo.chunks(32) {
             let (ids, types, mask) = encode_pairs(&self.tokenizer, chunk, &self.device)?;
-            let probs = self
-                .net
-                .forward(&ids, &types, &mask)
-                .and_then(|l| candle_nn::ops::softmax_last_dim(&l))
-                .and_then(|p| p.to_vec2::<f32>())
-                .map_err(|e| err("forward", e))?;
-            for (pair, p) in chunk.iter().zip(probs) {
+            let mut sum = vec![[0f32; 3]; chunk.len()];
+            for &f in &self.active {
+                let probs = self.folds[f]
+                    .net
+                    .forward(&ids, &types, &mask)
+                    .and_then(|l| candle_nn::ops::softmax_last_dim(&l))
+                    .and_then(|p| p.to_vec2::<f32>())
+                    .map_err(|e| err("forward", e))?;
+                for (s, p) in sum.iter_mut().zip(probs) {
+                    for k in 0..3 {
+                        s[k] += p[k] / self.active.len() as f32;
+                    }
+                }
+            }
+            for (pair, p) in chunk.iter().zip(sum) {
                 let nli = Nli {
                     entails: p[0],
                     neutral: p[1],
                     contradicts: p[2],
                 };
-                self.memo.insert(pair.clone(), nli);
+                self.memo
+                    .insert((self.active.clone(), pair.0.clone(), pair.1.clone()), nli);
             }
         }
-        Ok(pairs.iter().map(|p| self.memo[p]).collect())
+        Ok(pairs.iter().map(|p| self.memo[&key(p)]).collect())
     }
+}
+
+fn minilm_dir() -> Result<std::path::PathBuf> {
+    crate::llm::manifest::resolve_model("minilm-l6", None)
+        .map_err(|e| Error::Internal(e.to_string()))
 }
 
 impl EntailmentJudge for CrossEncoder {
     fn name(&self) -> &str {
-        NAME
+        self.name
+    }
+
+    fn hold_out(&mut self, case: Option<&str>) -> Result<()> {
+        let cross_fitted = self.folds.iter().any(|f| f.left_out.is_some());
+        self.active = match case {
+            Some(c) if cross_fitted => {
+                let f = self
+                    .folds
+                    .iter()
+                    .position(|f| f.left_out.as_deref() == Some(c))
+                    .ok_or_else(|| {
+                        Error::Internal(format!(
+                            "judge {}: no fold leaves out case {c}, so it cannot judge that case out of fold",
+                            self.name
+                        ))
+                    })?;
+                vec![f]
+            }
+            _ => (0..self.folds.len()).collect(),
+        };
+        Ok(())
     }
 
     fn judge(&mut self, premise: &str, claim: &str) -> Result<Nli> {

@@ -16,7 +16,7 @@ use super::{encode_pairs, Base};
 use crate::error::{Error, InputError, Result, Source};
 
 /// One labeled pair of the training file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
 pub struct Pair {
     pub premise: String,
     pub hypothesis: String,
@@ -77,8 +77,17 @@ pub struct TrainOptions {
     /// out of training and scored at the end: a check that what is learned
     /// carries to domains not trained on.
     pub dev_every: usize,
-    /// Sources left out entirely (neither trained on nor scored).
+    /// Sources left out entirely (neither trained on nor scored), in the
+    /// main pairs and in `mix`.
     pub exclude: Vec<String>,
+    /// Start from these trained adapters (a name for errors, safetensors
+    /// bytes) instead of the seeded initial values: fine-tuning.
+    pub init: Option<(String, Vec<u8>)>,
+    /// A second set of pairs that each batch draws `mix_share` of its
+    /// examples from (a small set of real sentences beside the large
+    /// synthetic one).
+    pub mix: Vec<Pair>,
+    pub mix_share: f64,
 }
 
 impl Default for TrainOptions {
@@ -91,6 +100,9 @@ impl Default for TrainOptions {
             seed: 20261130,
             dev_every: 5,
             exclude: Vec::new(),
+            init: None,
+            mix: Vec::new(),
+            mix_share: 0.5,
         }
     }
 }
@@ -174,6 +186,59 @@ pub fn init_adapters(varmap: &VarMap, rng: &mut Rng, device: &Device) -> candle_
     Ok(())
 }
 
+/// Indices of a set in an order reshuffled at each pass.
+struct Shuffled {
+    order: Vec<usize>,
+    cursor: usize,
+}
+
+impl Shuffled {
+    fn new(n: usize, rng: &mut Rng) -> Shuffled {
+        let mut order: Vec<usize> = (0..n).collect();
+        rng.shuffle(&mut order);
+        Shuffled { order, cursor: 0 }
+    }
+
+    /// The next index; callers never ask an empty set.
+    fn next(&mut self, rng: &mut Rng) -> usize {
+        if self.cursor == self.order.len() {
+            rng.shuffle(&mut self.order);
+            self.cursor = 0;
+        }
+        self.cursor += 1;
+        self.order[self.cursor - 1]
+    }
+}
+
+/// Overwrite the variables with trained adapters (safetensors bytes); every
+/// variable must be present with its shape.
+pub fn load_adapters(
+    varmap: &VarMap,
+    bytes: &[u8],
+    device: &Device,
+) -> std::result::Result<(), String> {
+    let trained =
+        candle_core::safetensors::load_buffer(bytes, device).map_err(|e| e.to_string())?;
+    let data = varmap
+        .data()
+        .lock()
+        .map_err(|_| "variable map lock poisoned".to_string())?;
+    for (name, var) in data.iter() {
+        let t = trained
+            .get(name)
+            .ok_or_else(|| format!("no tensor {name}"))?;
+        if t.dims() != var.dims() {
+            return Err(format!(
+                "{name} has shape {:?}, expected {:?}",
+                t.dims(),
+                var.dims()
+            ));
+        }
+        var.set(t).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
 /// Train adapters and head on `pairs`; returns the trained variables (save
 /// them with [`VarMap::save`]) and a report. `progress(step, loss)` is
 /// called after every step.
@@ -220,6 +285,19 @@ pub fn train(
     let net = CrossEncoderNet::load(base.weights, adapters, &base.config).map_err(cerr)?;
     let mut rng = Rng::new(opts.seed);
     init_adapters(&varmap, &mut rng, &device).map_err(cerr)?;
+    if let Some((name, bytes)) = &opts.init {
+        load_adapters(&varmap, bytes, &device).map_err(|message| {
+            Error::Input(InputError::Unreadable {
+                file: Source::path(Path::new(name)),
+                message: format!("not adapters of this cross-encoder: {message}"),
+            })
+        })?;
+    }
+    let mix: Vec<&Pair> = opts
+        .mix
+        .iter()
+        .filter(|p| !opts.exclude.contains(&p.source))
+        .collect();
     let mut opt = AdamW::new(
         varmap.all_vars(),
         ParamsAdamW {
@@ -230,21 +308,19 @@ pub fn train(
     )
     .map_err(cerr)?;
 
-    let mut order: Vec<usize> = (0..train.len()).collect();
-    rng.shuffle(&mut order);
-    let mut cursor = 0;
+    let mut main = Shuffled::new(train.len(), &mut rng);
+    let mut extra = Shuffled::new(mix.len(), &mut rng);
     let mut loss_log = Vec::new();
     let mut acc = (0.0f32, 0usize);
     for step in 1..=opts.steps {
         let mut batch = Vec::with_capacity(opts.batch);
         let mut labels = Vec::with_capacity(opts.batch);
         while batch.len() < opts.batch {
-            if cursor == order.len() {
-                rng.shuffle(&mut order);
-                cursor = 0;
-            }
-            let p = train[order[cursor]];
-            cursor += 1;
+            let p = if !mix.is_empty() && rng.unit() < opts.mix_share {
+                mix[extra.next(&mut rng)]
+            } else {
+                train[main.next(&mut rng)]
+            };
             batch.push((p.premise.clone(), p.hypothesis.clone()));
             labels.push(p.label_index().unwrap_or(1) as u32);
         }
@@ -303,7 +379,7 @@ pub fn train(
         recalls.iter().sum::<f32>() / recalls.len() as f32
     };
     let report = TrainReport {
-        train_pairs: train.len(),
+        train_pairs: train.len() + mix.len(),
         dev_pairs: dev.len(),
         dev_sources: dev_sources.into_iter().cloned().collect(),
         loss: loss_log,
