@@ -68,46 +68,48 @@ fn encoder_matches_candle_bert_with_zero_adapters() {
     assert!(d < 1e-3, "max |ours - candle bert| = {d}");
 }
 
+/// Six labeled pairs over two facts: one of each label per fact.
+const SMALL_SET: [(&str, &str, &str); 6] = [
+    (
+        "The hold of $149 was never captured.",
+        "The customer was charged $149 twice.",
+        "contradicts",
+    ),
+    (
+        "The hold of $149 was never captured.",
+        "A $149 authorization was placed but not captured.",
+        "entails",
+    ),
+    (
+        "The hold of $149 was never captured.",
+        "The agent opened the ticket on Monday.",
+        "neutral",
+    ),
+    (
+        "The rollback was staged but not run.",
+        "The rollback was executed last night.",
+        "contradicts",
+    ),
+    (
+        "The rollback was staged but not run.",
+        "The rollback is prepared and has not been run.",
+        "entails",
+    ),
+    (
+        "The rollback was staged but not run.",
+        "The on-call engineer paged the team.",
+        "neutral",
+    ),
+];
+
 /// A few steps on a handful of pairs must fit them: the gradient reaches
 /// the adapters and the head, and the loss falls.
 #[test]
 fn training_fits_a_small_set() {
     let Some(dir) = minilm() else { return };
     let base = Base::load(&dir, &xenc::model::device()).unwrap();
-    let lines = [
-        (
-            "The hold of $149 was never captured.",
-            "The customer was charged $149 twice.",
-            "contradicts",
-        ),
-        (
-            "The hold of $149 was never captured.",
-            "A $149 authorization was placed but not captured.",
-            "entails",
-        ),
-        (
-            "The hold of $149 was never captured.",
-            "The agent opened the ticket on Monday.",
-            "neutral",
-        ),
-        (
-            "The rollback was staged but not run.",
-            "The rollback was executed last night.",
-            "contradicts",
-        ),
-        (
-            "The rollback was staged but not run.",
-            "The rollback is prepared and has not been run.",
-            "entails",
-        ),
-        (
-            "The rollback was staged but not run.",
-            "The on-call engineer paged the team.",
-            "neutral",
-        ),
-    ];
     let pairs =
-        train::parse_pairs(std::path::Path::new("pairs.jsonl"), &pairs_text(&lines)).unwrap();
+        train::parse_pairs(std::path::Path::new("pairs.jsonl"), &pairs_text(&SMALL_SET)).unwrap();
     let opts = train::TrainOptions {
         steps: 24,
         batch: 6,
@@ -272,28 +274,12 @@ fn batches_draw_from_the_mix() {
             "neutral",
         ),
     ]);
-    let mix = pairs_text(&[
-        (
-            "The hold of $149 was never captured.",
-            "The customer was charged $149 twice.",
-            "contradicts",
-        ),
-        (
-            "The hold of $149 was never captured.",
-            "A $149 authorization was placed but not captured.",
-            "entails",
-        ),
-        (
-            "The rollback was staged but not run.",
-            "The rollback was executed last night.",
-            "contradicts",
-        ),
-        (
-            "The rollback was staged but not run.",
-            "The rollback is prepared and has not been run.",
-            "entails",
-        ),
-    ]);
+    let labeled: Vec<(&str, &str, &str)> = SMALL_SET
+        .iter()
+        .copied()
+        .filter(|(_, _, label)| *label != "neutral")
+        .collect();
+    let mix = pairs_text(&labeled);
     let path = std::path::Path::new("p.jsonl");
     let main = train::parse_pairs(path, &main).unwrap();
     let mix = train::parse_pairs(path, &mix).unwrap();
