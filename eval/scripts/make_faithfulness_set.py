@@ -23,7 +23,9 @@ calibrated or trained on), composed with their own RNG, and three
 hand-written whole summaries of it; then, likewise, those of sample-custody
 (a research lab's biological sample custody, a second blind confirmation
 case written after permit-review: held out whole, never calibrated or
-trained on).
+trained on); then those of grain-coop (an agricultural cooperative's grain
+deliveries and member payments, a third blind confirmation case written
+after sample-custody: held out whole, never calibrated or trained on).
 
 Run from the repository root: python3 eval/scripts/make_faithfulness_set.py
 """
@@ -499,6 +501,88 @@ V = {
        "Felix Amundsen believes the whole SS-2207 set went to the Proteomics Core.",
        "The custody log of SS-2207 records a transfer to the Proteomics Core, CT-4410."]}},
 },
+"grain-coop": {
+ "GF1": {"heldout": {
+   S: ["Corn load DT-29-04418 is still under quality hold QLH-0362, placed by grain quality supervisor Ingrid Solberg on 2029-10-09; the hold has not been released.",
+       "The USD 2,716.46 that Hollis Family Farms received on 2029-10-11 (ADV-7715) is a 70% advance on the held corn load, not its final settlement.",
+       "The 9 October corn load is not settled: quality hold QLH-0362 stays in force until the official grade and the confirmatory aflatoxin result on sample OFS-29-7720, expected on 2029-10-16, are in and the grain quality supervisor releases it.",
+       "Because its on-site aflatoxin screen read 24 ppb, above the 20 ppb action level, load DT-29-04418 was put on quality hold QLH-0362 and binned separately, and it remains on hold while grade appeal GD-0291 is open.",
+       "An advance payment does not end the hold: QLH-0362 on DT-29-04418 is still active, and the balance of the load, its grade discounts and its drying charge are settled only after the grain quality supervisor releases it.",
+       "Final settlement of the 1,046-bushel corn load waits on the release of quality hold QLH-0362; so far only advance ADV-7715 has been paid."],
+   C: ["Quality hold QLH-0362 was released when advance ADV-7715 was paid, so corn load DT-29-04418 is settled.",
+       "Payment ADV-7715 of USD 2,716.46 is the final settlement for corn load DT-29-04418.",
+       "Elevator manager Colm Brannigan placed quality hold QLH-0362 on load DT-29-04418.",
+       "Load DT-29-04418 was put on quality hold QLH-0362 after its on-site aflatoxin screen read 42 ppb.",
+       "The confirmatory aflatoxin test on load DT-29-04418 came back clean, and quality hold QLH-0362 has been lifted.",
+       "Corn load DT-29-04418 is under quality hold QLH-0362, and its official grade and aflatoxin results are expected on 2029-10-26.",
+       "Hollis Family Farms was paid in full for its 9 October corn load, with no balance still to come."],
+   O: ["Hollis Family Farms delivered a load of yellow corn to the Ossory Junction elevator on 2029-10-09.",
+       "Brenna Hollis thinks the payment for the 9 October corn load means the load is settled.",
+       "Arthur Hollis appealed the provisional grade of the 9 October corn load (GD-0291)."]}},
+ "GF2": {"heldout": {
+   S: ["Contract amendment CA-29-0148 was made by field manager Ruben Castellanos under the general manager's written contracting delegation DOA-29-04, at Arthur Hollis's request, and it passed the authorization check.",
+       "Nobody changed the soybean contract without permission: member of record Arthur Hollis asked for amendment CA-29-0148 and countersigned it, and field manager Ruben Castellanos had delegated authority to make it.",
+       "CA-29-0148 extended the delivery window of GC-29-0714 to 2029-11-30 and moved the remaining soybean deliveries to the Pell Creek elevator; it is a properly authorized amendment by the field manager.",
+       "The field manager acted within his authority: delegation DOA-29-04 from general manager Hannelore Voss lets him amend delivery terms on contracts up to 50,000 bushels at the member of record's request, and CA-29-0148 cleared the authorization check.",
+       "The change to soybean contract GC-29-0714 was authorized; Brenna Hollis cannot sign or amend contracts and was not a party to it, but Arthur Hollis, the member of record, requested and countersigned it."],
+   C: ["Field manager Ruben Castellanos amended soybean contract GC-29-0714 without authorization, so CA-29-0148 should be reversed.",
+       "Amendment CA-29-0148 was made without the member's knowledge; no one at Hollis Family Farms asked for it.",
+       "Ruben Castellanos had no contracting authority when he made CA-29-0148, because delegation DOA-29-04 had already expired.",
+       "Amendment CA-29-0148 raised the price on soybean contract GC-29-0714 from USD 10.84 to USD 11.40 per bushel.",
+       "General manager Hannelore Voss made amendment CA-29-0148 herself.",
+       "CA-29-0148, made by field manager Ruben Castellanos under DOA-29-04, extended the soybean delivery window to 2029-12-31.",
+       "Amendment CA-29-0148 moved the soybean deliveries from the Pell Creek elevator to Ossory Junction."],
+   O: ["Brenna Hollis says someone in the field office changed the soybean contract without asking.",
+       "Ruben Castellanos is the field manager for Hollis Family Farms.",
+       "Soybean contract GC-29-0714 was amended in October."]}},
+ "GF3": {"heldout": {
+   S: ["Drying charge waiver DFW-0057 covers only delivery ticket DT-29-04390, the 962-bushel corn load of 2029-10-07; it is not a standing waiver.",
+       "Elevator manager Colm Brannigan approved DFW-0057 on 2029-10-08 to waive the USD 165.46 drying charge on DT-29-04390 alone, because the moisture tester was out of calibration that day.",
+       "The waiver does not cover the rest of harvest: later wet corn loads, including DT-29-04418, pay the standard drying charge of USD 0.04 per point above 15.5% per bushel.",
+       "DFW-0057 was a one-off: the drying charge on the 7 October load was waived because its moisture reading could not be verified, and no other ticket is covered.",
+       "Hollis Family Farms should expect drying charges on its future wet corn; DFW-0057 applied to ticket DT-29-04390 only."],
+   C: ["DFW-0057 waives drying charges on all of Hollis Family Farms' wet corn for the rest of the harvest.",
+       "The drying charge on corn load DT-29-04418 is waived under DFW-0057.",
+       "Field manager Ruben Castellanos approved drying charge waiver DFW-0057.",
+       "DFW-0057 waived a drying charge of USD 615.46 on ticket DT-29-04390.",
+       "Hollis Family Farms has a standing drying charge waiver, DFW-0057, because of the cooperative's faulty moisture tester.",
+       "Elevator manager Colm Brannigan approved DFW-0057 on 2029-10-18 for ticket DT-29-04390.",
+       "DFW-0057 waived the drying charge on ticket DT-29-04390 because the Ossory Junction dryer had broken down."],
+   O: ["A drying charge waiver, DFW-0057, is on file for Hollis Family Farms.",
+       "Brenna Hollis asked whether the drying charge waiver covers the farm's wet corn for the rest of harvest.",
+       "Corn delivered above 15.5% moisture is charged for drying."]}},
+ "GF4": {"heldout": {
+   S: ["Storage transfer request STR-1193, to move 2,500 bushels of stored corn from Ossory Junction to Pell Creek, is still pending; the operations manager reviews it on 2029-10-18.",
+       "The transfer to Pell Creek has not gone through: STR-1193 awaits operations manager Yusuf Demir's decision, and bin space reservation BSR-0622 is only tentative.",
+       "A bin space reservation does not approve a transfer; BSR-0622 at Pell Creek is tentative and lapses on 2029-10-19 unless STR-1193 is approved.",
+       "STR-1193, submitted on 2029-10-04, has no decision yet, so the 2,500 bushels of 2028-crop corn stay in open storage at Ossory Junction for now.",
+       "No stored corn may move to Pell Creek yet: storage transfer request STR-1193 is pending the operations manager's approval."],
+   C: ["The operations manager approved storage transfer STR-1193, so 2,500 bushels of the farm's corn are moving to Pell Creek.",
+       "Since Pell Creek bin space BSR-0622 is reserved, the storage transfer has been granted.",
+       "Operations manager Yusuf Demir turned down storage transfer request STR-1193.",
+       "STR-1193 asks to move 5,200 bushels of stored corn to Pell Creek and is pending.",
+       "Storage transfer request STR-1193 is pending, with the operations manager's review set for 2029-10-28.",
+       "The 2,500 bushels covered by STR-1193 were moved to the Pell Creek elevator on 2029-10-04."],
+   O: ["Hollis Family Farms keeps 2028-crop corn in open storage at the Ossory Junction elevator.",
+       "Arthur Hollis asked to transfer stored corn to the Pell Creek elevator (STR-1193).",
+       "Transfers of stored grain between elevators need the operations manager's approval."]}},
+ "GF5": {"heldout": {
+   S: ["Only 5,240 of the 9,000 bushels on soybean contract GC-29-0714 have been delivered so far.",
+       "The soybean contract is not filled: four loads from 2029-09-26 to 2029-10-05 total 5,240 bushels, and 3,760 bushels remain to be delivered.",
+       "The 5 October load (DT-29-04355, 1,244 bushels) did not complete the contract; GC-29-0714 still has 3,760 of its 9,000 bushels open, due at Pell Creek by 2029-11-30.",
+       "Hollis Family Farms still owes 3,760 bushels of soybeans on GC-29-0714; 5,240 of the 9,000 contracted bushels have been applied.",
+       "GC-29-0714 is partially delivered: 5,240 bushels in, 3,760 to go."],
+   C: ["The 9,000-bushel soybean contract GC-29-0714 was filled by the load of 2029-10-05.",
+       "Hollis Family Farms has delivered all 9,000 bushels on soybean contract GC-29-0714, so no more soybeans are due.",
+       "Only 5,240 of the 9,000 bushels on GC-29-0714 have been delivered, the last load arriving on 2029-10-15.",
+       "GC-29-0714 has 5,240 bushels still to deliver; 3,760 of the 9,000 bushels are in.",
+       "Only 5,240 of the 12,000 bushels on soybean contract GC-29-0714 have been delivered.",
+       "Four soybean loads totalling 4,240 bushels have been applied to GC-29-0714.",
+       "The undelivered soybeans on GC-29-0714 were cancelled, so the contract closed at 5,240 bushels."],
+   O: ["GC-29-0714 is a contract for U.S. No. 1 yellow soybeans at USD 10.84 per bushel.",
+       "Brenna Hollis believes the 5 October load filled the soybean contract.",
+       "The soybean deliveries on contract GC-29-0714 are recorded by scale ticket."]}},
+},
 }
 
 FILLER = {
@@ -528,6 +612,10 @@ FILLER = {
                     "The assistant may only look things up; it must not release holds, edit custody records, book couriers or message the researcher.",
                     "The agent read the ticket, the SS-2207 sample set, the quarantine hold, the swab notice, the custody amendment, the lab roster, the access exception, the transfer request, the courier booking and the custody log.",
                     "Custody desk ticket SCD-30418 is still open."],
+ "grain-coop": ["Brenna Hollis of Hollis Family Farms (member M-20417) raised her questions on member services ticket MSD-51207.",
+                "The assistant may only look things up; it must not release holds, issue payments, change contracts or move grain.",
+                "The agent read the ticket, the member account, the corn delivery ticket, the quality hold, the grade appeal, the advance payment, the contract amendment, the drying charge waiver, the storage transfer request and the soybean contract's deliveries.",
+                "Member services ticket MSD-51207 is still open."],
 }
 
 # Hand-written whole summaries (held out), labels by reading them.
@@ -572,6 +660,18 @@ WHOLE_SAMPLE = [
   {"SF1": C, "SF2": O, "SF3": C, "SF4": C, "SF5": S}),
  ("sample-custody", "The agent reviewed the SS-2207 records for ticket SCD-30418. Custody amendment CRA-0638 was made without the PI's permission and should be reversed. AHX-0093 is a one-time after-hours exception for Felix Amundsen on 2028-03-09, 19:00 to 22:00; Jonas Ekberg is not covered by it. The entire serum set was handed to the Proteomics Core on 2028-03-03. A transfer request to Northmoor is on file. Nothing was released, changed or booked.",
   {"SF1": O, "SF2": C, "SF3": S, "SF4": O, "SF5": C}),
+]
+
+# Hand-written whole summaries of the grain-coop case (a third blind
+# confirmation case, written after sample-custody and held out whole), labels
+# by reading them. Appended after every earlier line.
+WHOLE_GRAIN = [
+ ("grain-coop", "Member services ticket MSD-51207 from Brenna Hollis (Hollis Family Farms, M-20417) was looked into. The corn load of 2029-10-09, DT-29-04418, is still on quality hold QLH-0362 after a 24 ppb aflatoxin screen; the USD 2,716.46 paid on 2029-10-11 (ADV-7715) is a 70% advance, and the load will be finally settled only after the official grade and aflatoxin results come back and the grain quality supervisor releases the hold. Drying charge waiver DFW-0057 applied only to the 7 October load, DT-29-04390, because the moisture tester was out of calibration that day; later wet loads pay the standard drying charge. Soybean contract GC-29-0714 is not filled: 5,240 of its 9,000 bushels have been delivered and 3,760 remain. Brenna Hollis also asked about a storage transfer to Pell Creek and a change to the soybean contract. The ticket is still open.",
+  {"GF1": S, "GF2": O, "GF3": S, "GF4": O, "GF5": S}),
+ ("grain-coop", "Advance payment ADV-7715 settled the 9 October corn load, and quality hold QLH-0362 is no longer in force. Field manager Ruben Castellanos changed soybean contract GC-29-0714 without the member's approval. Storage transfer request STR-1193 is still pending: the operations manager will decide on 2029-10-18, and the Pell Creek bin space is only tentatively reserved. With its load on 2029-10-05, Hollis Family Farms completed all 9,000 bushels of the soybean contract. A drying charge waiver, DFW-0057, is on file.",
+  {"GF1": C, "GF2": C, "GF3": O, "GF4": S, "GF5": C}),
+ ("grain-coop", "The agent reviewed the Hollis Family Farms records for ticket MSD-51207. Amendment CA-29-0148, which extended the soybean delivery window to 2029-11-30 and moved the remaining deliveries to Pell Creek, was made by field manager Ruben Castellanos under the general manager's written delegation DOA-29-04 at Arthur Hollis's request, so it was authorized. Drying charge waiver DFW-0057 covers the farm's wet corn for the rest of the harvest. The operations manager approved storage transfer STR-1193. The grade of the 9 October corn load is under appeal (GD-0291). GC-29-0714 is a soybean contract for 9,000 bushels. Nothing was released, paid or changed.",
+  {"GF1": O, "GF2": S, "GF3": C, "GF4": C, "GF5": O}),
 ]
 
 
@@ -635,6 +735,14 @@ def main():
     items += compose(random.Random(20280363), "sample-custody", "heldout", 21, "smp-held")
     for i, (case, text, labels) in enumerate(WHOLE_SAMPLE):
         items.append({"id": f"smp-whole-{i:02d}", "case": case, "split": "heldout",
+                      "text": text, "labels": labels})
+    # A third blind confirmation case (an agricultural cooperative's grain
+    # deliveries and member payments), written after sample-custody and held
+    # out whole: never calibrated or trained on. Appended last with its own
+    # RNG, then its hand-written summaries.
+    items += compose(random.Random(20291017), "grain-coop", "heldout", 21, "grn-held")
+    for i, (case, text, labels) in enumerate(WHOLE_GRAIN):
+        items.append({"id": f"grn-whole-{i:02d}", "case": case, "split": "heldout",
                       "text": text, "labels": labels})
     with open("eval/faithfulness/summaries.jsonl", "w") as f:
         for it in items:

@@ -28,8 +28,9 @@ pub const NAME: &str = "minilm-xenc";
 pub const ADAPTERS: &[u8] = include_bytes!("../../../eval/faithfulness/xenc.safetensors");
 
 /// The judge name of the cross-fitted ensemble: [`ADAPTERS`] fine-tuned on
-/// the calibration split's real summary sentences, once per calibration
-/// case with that case left out. It judges with the mean of the folds'
+/// real sentences (the calibration split's summary sentences and
+/// hand-written pools of invented domains, `eval/xenc/`), once per
+/// calibration case with that case left out. It judges with the mean of the folds'
 /// probabilities; when calibrating, each calibration summary is judged by
 /// the fold that never saw its case ([`EntailmentJudge::hold_out`]), so the
 /// combiner is trained on out-of-fold scores.
