@@ -114,11 +114,10 @@ pub fn eval_bench(
     let analyzed = bench::analyze_set(&mut ev, &set)?;
     let mut out = String::new();
     let mut t = ev.thresholds;
-    let write = write_atomically;
     if calibrate {
         let (best, ba) = bench::calibrate(&analyzed, &t);
         t = best;
-        write(&file, bench::thresholds_toml(&t, ba))?;
+        write_atomically(&file, bench::thresholds_toml(&t, ba))?;
         out.push_str(&format!(
             "calibrated thresholds on calib split: balanced accuracy {ba:.3}; wrote {}\n",
             file.display()
@@ -135,7 +134,7 @@ pub fn eval_bench(
             ));
             combiners.put(c);
         }
-        write(&cfile, bench::combiner_toml(&combiners)?)?;
+        write_atomically(&cfile, bench::combiner_toml(&combiners)?)?;
         out.push_str(&format!("wrote {}\n", cfile.display()));
     }
     if let Some(path) = export_pairs {
@@ -388,8 +387,7 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
 }
 
 fn read_pairs(path: &Path) -> Result<Vec<super::xenc::train::Pair>> {
-    let bytes = read_input(path)?;
-    let text = String::from_utf8(bytes).map_err(|e| {
+    let text = std::fs::read_to_string(path).map_err(|e| {
         Error::Input(InputError::Unreadable {
             file: Source::path(path),
             message: e.to_string(),
