@@ -143,26 +143,34 @@ impl Model {
         let mut reader = BufReader::new(file);
         let ct = gguf_file::Content::read(&mut reader).map_err(|e| read_err(&e))?;
         let arch = md_string(&ct, "general.architecture").unwrap_or_default();
-        let tokenizer =
-            tokenizer_from_gguf_content(&ct).map_err(|e| LlmError::Tokenizer(e.to_string()))?;
         let template =
             ChatTemplate::detect(&arch, md_string(&ct, "tokenizer.chat_template").as_deref());
-        let mut stop_tokens = Vec::new();
-        for key in ["tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id"] {
-            if let Some(id) = md_u32(&ct, key) {
-                stop_tokens.push(id);
+        let mut stop_tokens: Vec<u32> =
+            ["tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id"]
+                .iter()
+                .filter_map(|key| md_u32(&ct, key))
+                .collect();
+        let tokenizer_of = |ct: &gguf_file::Content| {
+            tokenizer_from_gguf_content(ct).map_err(|e| LlmError::Tokenizer(e.to_string()))
+        };
+        // The tokenizer (a BPE over the whole vocabulary) is built on a
+        // second thread while the weights load: both only read `ct`.
+        let (tokenizer, network) = match Arch::from_gguf(&arch) {
+            Some(a) => std::thread::scope(|s| {
+                let tokenizer = s.spawn(|| tokenizer_of(&ct));
+                let network = Decoder::from_gguf(&ct, &mut reader, a, opts);
+                let tokenizer = tokenizer.join().unwrap_or_else(|_| {
+                    Err(LlmError::Tokenizer("the tokenizer build panicked".into()))
+                });
+                (tokenizer, network.map(|d| Network::Decoder(Box::new(d))))
+            }),
+            None if arch == "lfm2" => {
+                let tokenizer = tokenizer_of(&ct);
+                (
+                    tokenizer,
+                    Lfm2::from_gguf(ct, &mut reader).map(|m| Network::Lfm2(Box::new(m))),
+                )
             }
-        }
-        for t in template.end_tokens() {
-            if let Some(id) = tokenizer.token_to_id(t) {
-                stop_tokens.push(id);
-            }
-        }
-        stop_tokens.sort_unstable();
-        stop_tokens.dedup();
-        let network = match Arch::from_gguf(&arch) {
-            Some(a) => Network::Decoder(Box::new(Decoder::from_gguf(&ct, &mut reader, a, opts)?)),
-            None if arch == "lfm2" => Network::Lfm2(Box::new(Lfm2::from_gguf(ct, &mut reader)?)),
             None => {
                 return Err(LlmError::UnsupportedArch {
                     path: path.to_path_buf(),
@@ -170,6 +178,14 @@ impl Model {
                 })
             }
         };
+        let (tokenizer, network) = (tokenizer?, network?);
+        for t in template.end_tokens() {
+            if let Some(id) = tokenizer.token_to_id(t) {
+                stop_tokens.push(id);
+            }
+        }
+        stop_tokens.sort_unstable();
+        stop_tokens.dedup();
         Ok(Self {
             name: name.to_string(),
             path: path.to_path_buf(),

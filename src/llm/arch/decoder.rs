@@ -20,12 +20,14 @@
 //!   algorithm with SIMD; repacked to the R8 layout on AVX-VNNI CPUs), other
 //!   types on candle's `QMatMul` ([`Linear`]).
 
+use std::io::{Read, Seek};
 use std::sync::Arc;
 
 use candle_core::quantized::{gguf_file, GgmlDType, QMatMul, QTensor};
 use candle_core::{bail, DType, Device, Module, Result, Tensor};
 
 use super::kv::KvCacheF16;
+use super::tensors::{Matrix, TensorReader};
 use crate::llm::quant::{Kernel, QWeights};
 
 /// The GGUF architectures this decoder implements.
@@ -130,6 +132,10 @@ impl Linear {
                 return Ok(Linear::Ours(Arc::new(w)));
             }
         }
+        Self::candle(t)
+    }
+
+    fn candle(t: Arc<QTensor>) -> Result<Self> {
         // candle runs Q6_K through its repacked SIMD tiles for two rows or
         // more, and through a GEMV (scalar unless built for the CPU) for one.
         // Always taking the tiles keeps a decode step bit-identical to the
@@ -271,13 +277,8 @@ struct RmsNorm {
 }
 
 impl RmsNorm {
-    fn load<R: std::io::Read + std::io::Seek>(
-        ct: &gguf_file::Content,
-        r: &mut R,
-        name: &str,
-        eps: f32,
-    ) -> Result<Self> {
-        let t = ct.tensor(r, name, &Device::Cpu)?.dequantize(&Device::Cpu)?;
+    fn load<R: Read + Seek>(r: &mut TensorReader<R>, name: &str, eps: f32) -> Result<Self> {
+        let t = r.qtensor(name)?.dequantize(&Device::Cpu)?;
         Ok(Self {
             weight: t.flatten_all()?.to_vec1::<f32>()?,
             eps,
@@ -304,13 +305,18 @@ impl RmsNorm {
     }
 }
 
-fn load_matmul<R: std::io::Read + std::io::Seek>(
-    ct: &gguf_file::Content,
-    r: &mut R,
+fn load_matmul<R: Read + Seek>(
+    r: &mut TensorReader<R>,
     name: &str,
     opts: LoadOptions,
 ) -> Result<Linear> {
-    let t = ct.tensor(r, name, &Device::Cpu)?;
+    if opts.matmul == MatmulImpl::Ours && !opts.requantize_q8 {
+        return match r.matrix(name)? {
+            Matrix::Ours(w) => Ok(Linear::Ours(Arc::new(w))),
+            Matrix::Candle(t) => Linear::candle(Arc::new(t)),
+        };
+    }
+    let t = r.qtensor(name)?;
     Linear::new(Arc::new(maybe_requantize(t, opts)?), opts)
 }
 
@@ -327,17 +333,11 @@ fn maybe_requantize(t: QTensor, opts: LoadOptions) -> Result<QTensor> {
     Ok(t)
 }
 
-fn load_bias<R: std::io::Read + std::io::Seek>(
-    ct: &gguf_file::Content,
-    r: &mut R,
-    name: &str,
-) -> Result<Option<Tensor>> {
-    if !ct.tensor_infos.contains_key(name) {
+fn load_bias<R: Read + Seek>(r: &mut TensorReader<R>, name: &str) -> Result<Option<Tensor>> {
+    if !r.contains(name) {
         return Ok(None);
     }
-    Ok(Some(
-        ct.tensor(r, name, &Device::Cpu)?.dequantize(&Device::Cpu)?,
-    ))
+    Ok(Some(r.qtensor(name)?.dequantize(&Device::Cpu)?))
 }
 
 /// A growing, preallocated per-layer K/V store: `(n_kv_head, capacity, head_dim)`.
@@ -724,7 +724,7 @@ pub struct Decoder {
 }
 
 impl Decoder {
-    pub fn from_gguf<R: std::io::Read + std::io::Seek>(
+    pub fn from_gguf<R: Read + Seek>(
         ct: &gguf_file::Content,
         r: &mut R,
         arch: Arch,
@@ -732,45 +732,46 @@ impl Decoder {
     ) -> Result<Self> {
         let cfg = DecoderConfig::from_gguf(ct, arch)?;
         let eps = cfg.rms_eps;
-        let embed = Arc::new(ct.tensor(r, "token_embd.weight", &Device::Cpu)?);
-        let output = if ct.tensor_infos.contains_key("output.weight") {
-            load_matmul(ct, r, "output.weight", opts)?
+        let r = &mut TensorReader::new(ct, r);
+        let embed = Arc::new(r.qtensor("token_embd.weight")?);
+        let output = if r.contains("output.weight") {
+            load_matmul(r, "output.weight", opts)?
         } else if opts.requantize_q8 {
-            let t = ct.tensor(r, "token_embd.weight", &Device::Cpu)?;
+            let t = r.qtensor("token_embd.weight")?;
             Linear::new(Arc::new(maybe_requantize(t, opts)?), opts)?
         } else {
             Linear::new(embed.clone(), opts)?
         };
-        let norm = RmsNorm::load(ct, r, "output_norm.weight", eps)?;
+        let norm = RmsNorm::load(r, "output_norm.weight", eps)?;
         let gemma = arch == Arch::Gemma3;
         let mut layers = Vec::with_capacity(cfg.n_layer);
         for i in 0..cfg.n_layer {
             let n = |s: &str| format!("blk.{i}.{s}");
-            let opt_norm = |r: &mut R, s: &str| -> Result<Option<RmsNorm>> {
+            let opt_norm = |r: &mut TensorReader<R>, s: &str| -> Result<Option<RmsNorm>> {
                 if gemma {
-                    Ok(Some(RmsNorm::load(ct, r, &n(s), eps)?))
+                    Ok(Some(RmsNorm::load(r, &n(s), eps)?))
                 } else {
                     Ok(None)
                 }
             };
             let sliding = cfg.is_sliding(i);
             layers.push(Layer {
-                attn_norm: RmsNorm::load(ct, r, &n("attn_norm.weight"), eps)?,
-                wq: load_matmul(ct, r, &n("attn_q.weight"), opts)?,
-                wk: load_matmul(ct, r, &n("attn_k.weight"), opts)?,
-                wv: load_matmul(ct, r, &n("attn_v.weight"), opts)?,
-                wo: load_matmul(ct, r, &n("attn_output.weight"), opts)?,
-                bq: load_bias(ct, r, &n("attn_q.bias"))?,
-                bk: load_bias(ct, r, &n("attn_k.bias"))?,
-                bv: load_bias(ct, r, &n("attn_v.bias"))?,
+                attn_norm: RmsNorm::load(r, &n("attn_norm.weight"), eps)?,
+                wq: load_matmul(r, &n("attn_q.weight"), opts)?,
+                wk: load_matmul(r, &n("attn_k.weight"), opts)?,
+                wv: load_matmul(r, &n("attn_v.weight"), opts)?,
+                wo: load_matmul(r, &n("attn_output.weight"), opts)?,
+                bq: load_bias(r, &n("attn_q.bias"))?,
+                bk: load_bias(r, &n("attn_k.bias"))?,
+                bv: load_bias(r, &n("attn_v.bias"))?,
                 q_norm: opt_norm(r, "attn_q_norm.weight")?,
                 k_norm: opt_norm(r, "attn_k_norm.weight")?,
                 post_attn_norm: opt_norm(r, "post_attention_norm.weight")?,
-                ffn_norm: RmsNorm::load(ct, r, &n("ffn_norm.weight"), eps)?,
+                ffn_norm: RmsNorm::load(r, &n("ffn_norm.weight"), eps)?,
                 post_ffn_norm: opt_norm(r, "post_ffw_norm.weight")?,
-                gate: load_matmul(ct, r, &n("ffn_gate.weight"), opts)?,
-                up: load_matmul(ct, r, &n("ffn_up.weight"), opts)?,
-                down: load_matmul(ct, r, &n("ffn_down.weight"), opts)?,
+                gate: load_matmul(r, &n("ffn_gate.weight"), opts)?,
+                up: load_matmul(r, &n("ffn_up.weight"), opts)?,
+                down: load_matmul(r, &n("ffn_down.weight"), opts)?,
                 sliding,
                 rope_base: if sliding {
                     cfg.rope_base_swa

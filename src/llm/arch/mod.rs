@@ -7,8 +7,10 @@
 //! (`Tensor::cat` + `repeat_kv`), and for Gemma 3 use SiLU instead of GELU,
 //! drop the sliding window during decode, mask one position too many in the
 //! window, mask out the whole cache in a chunked prefill, and build 131k-position
-//! rotary tables per layer. [`lfm2`] wraps candle-transformers' `quantized_lfm2`.
+//! rotary tables per layer. [`lfm2`] wraps candle-transformers'
+//! `quantized_lfm2`. [`tensors`] reads the weights with one copy each.
 
 pub mod decoder;
 pub mod kv;
 pub mod lfm2;
+pub mod tensors;

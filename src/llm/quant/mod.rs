@@ -139,18 +139,30 @@ impl QWeights {
             return Ok(None);
         };
         let (n, k) = t.shape().dims2()?;
-        if Kernel::best() != Kernel::AvxVnni || n % r8::GROUP != 0 {
-            return Self::from_qtensor(t);
-        }
-        let data = t.data()?;
-        check_len(format, n, k, data.len())?;
-        Ok(Some(Self {
+        Self::from_ggml_bytes_for_this_cpu(format, n, k, &t.data()?).map(Some)
+    }
+
+    /// `n` rows of `k` columns of ggml blocks, copied once into the layout
+    /// this CPU's fastest kernel reads ([`Self::for_this_cpu`]).
+    pub fn from_ggml_bytes_for_this_cpu(
+        format: Format,
+        n: usize,
+        k: usize,
+        ggml: &[u8],
+    ) -> Result<Self> {
+        check_len(format, n, k, ggml.len())?;
+        let r8 = Kernel::best() == Kernel::AvxVnni && n % r8::GROUP == 0;
+        Ok(Self {
             format,
-            layout: Layout::R8,
+            layout: if r8 { Layout::R8 } else { Layout::Ggml },
             n,
             k,
-            data: r8::repack(format, n, k, &data),
-        }))
+            data: if r8 {
+                r8::repack(format, n, k, ggml)
+            } else {
+                ggml.to_vec()
+            },
+        })
     }
 
     pub fn from_bytes(format: Format, n: usize, k: usize, data: Vec<u8>) -> Result<Self> {
@@ -394,4 +406,4 @@ impl QActs {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

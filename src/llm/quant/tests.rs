@@ -16,15 +16,16 @@ use candle_core::{Device, Module, Tensor};
 
 use super::*;
 
-struct Rng(u64);
+/// A xorshift generator: uniform values in [-1, 1), reproducible by seed.
+pub(crate) struct Rng(pub(crate) u64);
 impl Rng {
-    fn f32(&mut self) -> f32 {
+    pub(crate) fn f32(&mut self) -> f32 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         ((self.0 >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
     }
-    fn vec(&mut self, n: usize) -> Vec<f32> {
+    pub(crate) fn vec(&mut self, n: usize) -> Vec<f32> {
         (0..n).map(|_| self.f32()).collect()
     }
 }

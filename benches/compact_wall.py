@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Wall time of single `continuity compact` runs, model load included, for
+two builds side by side (what a user waits for per compaction).
+
+    git worktree add /tmp/base BASE && (cd /tmp/base && cargo build --release)
+    cargo build --release
+    python3 benches/compact_wall.py --binaries /tmp/base/target/release/continuity \\
+        target/release/continuity --summarizer qwen2.5-0.5b --repeats 3 ARCHIVE...
+
+Each run is its own process (`compact ARCHIVE --kernel ... --policy ...
+--summarizer S --out TMP`), so it pays the model load as a user does. The
+binaries alternate, and so does which goes first. Reported per archive and binary: the median
+wall time (`wait4`), the model load and summarizer time the binary reports,
+its peak memory, and whether every run wrote the same summary.txt as the
+first binary's first run. Ratios are second / first: below 1 is faster.
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(binary, archive, args, out):
+    cmd = [
+        binary, "compact", archive,
+        "--kernel", args.kernel, "--policy", args.policy,
+        "--summarizer", args.summarizer, "--out", out,
+    ]
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.monotonic() - start
+    text = proc.stdout.read()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{binary} failed on {archive}:\n{text}")
+    load = re.search(r"load ([0-9.]+) s", text)
+    total = re.search(r"total ([0-9.]+) s", text)
+    with open(os.path.join(out, "summary.txt")) as f:
+        summary = f.read()
+    return {
+        "wall": wall,
+        "load": float(load.group(1)) if load else float("nan"),
+        "summarizer": float(total.group(1)) if total else float("nan"),
+        "peak_mib": usage.ru_maxrss / 1024,
+        "summary": summary,
+    }
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("archives", nargs="+")
+    p.add_argument("--binaries", nargs=2, required=True, metavar=("FIRST", "SECOND"))
+    p.add_argument("--summarizer", default="qwen2.5-0.5b")
+    p.add_argument("--kernel", default=os.path.join(ROOT, "eval/billing-dispute/kernel.toml"))
+    p.add_argument("--policy", default=os.path.join(ROOT, "eval/billing-dispute/policy.toml"))
+    p.add_argument("--repeats", type=int, default=3)
+    args = p.parse_args()
+    for b in args.binaries:
+        if not os.access(b, os.X_OK):
+            sys.exit(f"{b}: not an executable")
+    print("| archive | build | wall (s) | load (s) | summarizer (s) | peak MiB | same summary |")
+    print("|---|---|---:|---:|---:|---:|---|")
+    ratios = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for archive in args.archives:
+            runs = {b: [] for b in args.binaries}
+            for rep in range(args.repeats):
+                # Alternate which build goes first, so neither always runs
+                # on the other's warm caches.
+                order = list(enumerate(args.binaries))
+                for i, b in order if rep % 2 == 0 else order[::-1]:
+                    runs[b].append(run(b, archive, args, os.path.join(tmp, f"out{i}")))
+            reference = runs[args.binaries[0]][0]["summary"]
+            med = {}
+            name = os.path.relpath(archive, ROOT)
+            for i, b in enumerate(args.binaries):
+                rs = runs[b]
+                med[b] = {k: statistics.median(r[k] for r in rs) for k in ("wall", "load", "summarizer", "peak_mib")}
+                same = all(r["summary"] == reference for r in rs)
+                m = med[b]
+                print(f"| {name} | {'first' if i == 0 else 'second'} | {m['wall']:.2f} | {m['load']:.2f} "
+                      f"| {m['summarizer']:.2f} | {m['peak_mib']:.0f} | {'yes' if same else 'no'} |")
+            first, second = (med[b]["wall"] for b in args.binaries)
+            ratios.append(second / first)
+    print(f"\nwall time, second / first: median {statistics.median(ratios):.3f}, "
+          f"range {min(ratios):.3f}-{max(ratios):.3f} over {len(ratios)} archive(s), {args.repeats} run(s) each")
+
+
+if __name__ == "__main__":
+    main()
