@@ -157,11 +157,17 @@ impl Model {
         // second thread while the weights load: both only read `ct`.
         let (tokenizer, network) = match Arch::from_gguf(&arch) {
             Some(a) => std::thread::scope(|s| {
-                let tokenizer = s.spawn(|| tokenizer_of(&ct));
+                let tokenizer = std::thread::Builder::new()
+                    .name("tokenizer".into())
+                    .spawn_scoped(s, || tokenizer_of(&ct));
                 let network = Decoder::from_gguf(&ct, &mut reader, a, opts);
-                let tokenizer = tokenizer.join().unwrap_or_else(|_| {
-                    Err(LlmError::Tokenizer("the tokenizer build panicked".into()))
-                });
+                let tokenizer = match tokenizer {
+                    Ok(handle) => handle.join().unwrap_or_else(|_| {
+                        Err(LlmError::Tokenizer("the tokenizer build panicked".into()))
+                    }),
+                    // No second thread to be had: build it here.
+                    Err(_) => tokenizer_of(&ct),
+                };
                 (tokenizer, network.map(|d| Network::Decoder(Box::new(d))))
             }),
             None if arch == "lfm2" => {
