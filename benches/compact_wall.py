@@ -11,8 +11,10 @@ Each run is its own process (`compact ARCHIVE --kernel ... --policy ...
 --summarizer S --out TMP`), so it pays the model load as a user does. The
 binaries alternate, and so does which goes first. Reported per archive and binary: the median
 wall time (`wait4`), the model load and summarizer time the binary reports,
-its peak memory, and whether every run wrote the same summary.txt as the
-first binary's first run. Ratios are second / first: below 1 is faster.
+its summarizer input and generated tokens, its peak memory, whether its runs all wrote the same summary.txt, and
+whether that is the first build's summary (it is not when the builds
+differ in what they ask the model). Ratios are second / first: below 1 is
+faster.
 """
 import argparse
 import os
@@ -40,6 +42,8 @@ def run(binary, archive, args, out):
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{binary} failed on {archive}:\n{text}")
     load = re.search(r"load ([0-9.]+) s", text)
+    tokens = re.search(r"([0-9]+) input tokens", text)
+    generated = re.search(r"decode ([0-9]+) tokens", text)
     total = re.search(r"total ([0-9.]+) s", text)
     with open(os.path.join(out, "summary.txt")) as f:
         summary = f.read()
@@ -48,6 +52,8 @@ def run(binary, archive, args, out):
         "load": float(load.group(1)) if load else float("nan"),
         "summarizer": float(total.group(1)) if total else float("nan"),
         "peak_mib": usage.ru_maxrss / 1024,
+        "input_tokens": int(tokens.group(1)) if tokens else 0,
+        "generated": int(generated.group(1)) if generated else 0,
         "summary": summary,
     }
 
@@ -64,8 +70,8 @@ def main():
     for b in args.binaries:
         if not os.access(b, os.X_OK):
             sys.exit(f"{b}: not an executable")
-    print("| archive | build | wall (s) | load (s) | summarizer (s) | peak MiB | same summary |")
-    print("|---|---|---:|---:|---:|---:|---|")
+    print("| archive | build | wall (s) | load (s) | summarizer (s) | summarizer input tokens | generated tokens | peak MiB | runs agree | = first build's summary |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|---|")
     ratios = []
     with tempfile.TemporaryDirectory() as tmp:
         for archive in args.archives:
@@ -81,11 +87,15 @@ def main():
             name = os.path.relpath(archive, ROOT)
             for i, b in enumerate(args.binaries):
                 rs = runs[b]
-                med[b] = {k: statistics.median(r[k] for r in rs) for k in ("wall", "load", "summarizer", "peak_mib")}
-                same = all(r["summary"] == reference for r in rs)
+                keys = ("wall", "load", "summarizer", "peak_mib", "input_tokens", "generated")
+                med[b] = {k: statistics.median(r[k] for r in rs) for k in keys}
+                agree = all(r["summary"] == rs[0]["summary"] for r in rs)
+                same = rs[0]["summary"] == reference
                 m = med[b]
+                yn = lambda v: "yes" if v else "no"
                 print(f"| {name} | {'first' if i == 0 else 'second'} | {m['wall']:.2f} | {m['load']:.2f} "
-                      f"| {m['summarizer']:.2f} | {m['peak_mib']:.0f} | {'yes' if same else 'no'} |")
+                      f"| {m['summarizer']:.2f} | {m['input_tokens']:.0f} | {m['generated']:.0f} "
+                      f"| {m['peak_mib']:.0f} | {yn(agree)} | {yn(same)} |")
             first, second = (med[b]["wall"] for b in args.binaries)
             ratios.append(second / first)
     print(f"\nwall time, second / first: median {statistics.median(ratios):.3f}, "

@@ -108,8 +108,9 @@ pub fn full_narrative(head: &[Message]) -> Vec<NarrativeItem> {
 }
 
 /// The governed job: user and assistant text, and one line per tool call
-/// with its arguments and what became of its result (pinned verbatim
-/// elsewhere, not pinned, failed). The results themselves and their opaque
+/// with its arguments and what became of its result (`N pinned`: its N
+/// records are kept verbatim elsewhere; `not pinned`; `failed`), in as few
+/// tokens as possible: the prompt says once what the words mean. The results themselves and their opaque
 /// call ids stay out: the pins carry the evidence, and a small model's
 /// prompt is the compaction's largest cost.
 pub fn governed_narrative(head: &[Message], pins: &[Pin]) -> Vec<NarrativeItem> {
@@ -124,9 +125,9 @@ pub fn governed_narrative(head: &[Message], pins: &[Pin]) -> Vec<NarrativeItem> 
 /// (`failed`: call id -> whether its result was an error).
 fn call_outcome(id: &str, failed: &HashMap<&str, bool>, pinned: &HashMap<&str, usize>) -> String {
     match (failed.get(id), pinned.get(id)) {
-        (_, Some(n)) => format!("{n} record(s) pinned verbatim elsewhere"),
+        (_, Some(n)) => format!("{n} pinned"),
         (Some(true), None) => "failed".to_string(),
-        (Some(false), None) => "result not pinned".to_string(),
+        (Some(false), None) => "not pinned".to_string(),
         (None, None) => "no result yet".to_string(),
     }
 }
@@ -181,7 +182,7 @@ fn narrative(head: &[Message], pinned: Option<&HashMap<&str, usize>>) -> Vec<Nar
                     NarrativeKind::ToolResult,
                     match pinned.get(id.as_str()) {
                         Some(n) => {
-                            format!("[result of {name}: {n} record(s) pinned verbatim elsewhere]")
+                            format!("[result of {name}: {n} pinned]")
                         }
                         None => format!("[result of {name}: not pinned]"),
                     },
@@ -280,7 +281,7 @@ mod tests {
             texts,
             vec![
                 "Check INV-7.",
-                r#"get_invoice {"invoice_id":"INV-7"} -> 1 record(s) pinned verbatim elsewhere"#,
+                r#"get_invoice {"invoice_id":"INV-7"} -> 1 pinned"#,
                 r#"get_refund {"refund_id":"RF-1"} -> failed"#,
                 "list_notes {} -> no result yet",
                 "[result of get_ticket: not pinned]",
