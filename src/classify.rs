@@ -109,10 +109,10 @@ pub fn full_narrative(head: &[Message]) -> Vec<NarrativeItem> {
 
 /// The governed job: user and assistant text, and one line per tool call
 /// with its arguments and what became of its result (`N pinned`: its N
-/// records are kept verbatim elsewhere; `not pinned`; `failed`), in as few
-/// tokens as possible: the prompt says once what the words mean. The results themselves and their opaque
-/// call ids stay out: the pins carry the evidence, and a small model's
-/// prompt is the compaction's largest cost.
+/// records are kept verbatim elsewhere; `not pinned`; `failed`), in few
+/// tokens: the prompt says once what the words mean. The results themselves
+/// and their opaque call ids stay out: the pins carry the evidence, and a
+/// small model's prompt is the compaction's largest cost.
 pub fn governed_narrative(head: &[Message], pins: &[Pin]) -> Vec<NarrativeItem> {
     let mut pinned: HashMap<&str, usize> = HashMap::new();
     for p in pins {
