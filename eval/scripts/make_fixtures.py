@@ -47,6 +47,28 @@ def j(obj) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
+def seeded_call_ids(seed: int):
+    """A call id generator with its own RNG, so one case's ids do not shift another's."""
+    own = random.Random(seed)
+    return lambda: "call_" + "".join(own.choice(B62) for _ in range(24))
+
+
+def openai_body(system: str, user: str, rounds, tools, next_id) -> dict:
+    """An OpenAI chat request: each round is the assistant's text and its tool
+    calls (name, arguments, result), each result answered by a tool message."""
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    for text, calls in rounds:
+        tcs, results = [], []
+        for name, args, result in calls:
+            cid = next_id()
+            tcs.append({"id": cid, "type": "function", "function": {"name": name, "arguments": j(args)}})
+            results.append({"role": "tool", "tool_call_id": cid, "content": j({"synthetic": True, **result})})
+        messages.append({"role": "assistant", "content": text, "tool_calls": tcs})
+        messages.extend(results)
+    return {"model": "gpt-4.1", "messages": messages, "tools": tools, "tool_choice": "auto",
+            "parallel_tool_calls": True, "temperature": 0}
+
+
 # ==========================================================================
 # OpenAI: ops export (Quillmark Analytics, company domain quillmark.example).
 def fn(name, desc, props, required):
@@ -151,18 +173,7 @@ ops_rounds = [
       ("get_ops_ticket", {"ticket_id": "OPS-8812"}, ticket_again)]),
 ]
 
-ops_messages = [{"role": "system", "content": ops_system}, {"role": "user", "content": ops_user}]
-for text, calls in ops_rounds:
-    tcs, results = [], []
-    for name, args, result in calls:
-        cid = call_id()
-        tcs.append({"id": cid, "type": "function", "function": {"name": name, "arguments": j(args)}})
-        results.append({"role": "tool", "tool_call_id": cid, "content": j({"synthetic": True, **result})})
-    ops_messages.append({"role": "assistant", "content": text, "tool_calls": tcs})
-    ops_messages.extend(results)
-
-ops_body = {"model": "gpt-4.1", "messages": ops_messages, "tools": ops_tools, "tool_choice": "auto",
-            "parallel_tool_calls": True, "temperature": 0}
+ops_body = openai_body(ops_system, ops_user, ops_rounds, ops_tools, call_id)
 
 # ==========================================================================
 # Pydantic AI: cloud deployment agent restricted to eu-central-1.
@@ -229,11 +240,7 @@ pd_messages = [
 # engineer of record's authorized structural revision, a one-time
 # re-inspection fee waiver, a pending height variance and a phased approval.
 # Its own RNG, so the call ids above do not shift.
-pr_rng = random.Random(20271015)
-
-
-def pr_call_id() -> str:
-    return "call_" + "".join(pr_rng.choice(B62) for _ in range(24))
+pr_call_id = seeded_call_ids(20271015)
 
 
 pr_tools = [
@@ -396,18 +403,7 @@ pr_rounds = [
      [("list_inspections", {"permit_id": "BP-27-04471"}, pr_inspections)]),
 ]
 
-pr_messages = [{"role": "system", "content": pr_system}, {"role": "user", "content": pr_user}]
-for text, calls in pr_rounds:
-    tcs, results = [], []
-    for name, args, result in calls:
-        cid = pr_call_id()
-        tcs.append({"id": cid, "type": "function", "function": {"name": name, "arguments": j(args)}})
-        results.append({"role": "tool", "tool_call_id": cid, "content": j({"synthetic": True, **result})})
-    pr_messages.append({"role": "assistant", "content": text, "tool_calls": tcs})
-    pr_messages.extend(results)
-
-pr_body = {"model": "gpt-4.1", "messages": pr_messages, "tools": pr_tools, "tool_choice": "auto",
-           "parallel_tool_calls": True, "temperature": 0}
+pr_body = openai_body(pr_system, pr_user, pr_rounds, pr_tools, pr_call_id)
 
 
 # ==========================================================================
@@ -417,11 +413,7 @@ pr_body = {"model": "gpt-4.1", "messages": pr_messages, "tools": pr_tools, "tool
 # PI's delegation, a one-off after-hours access exception, a pending outbound
 # transfer request with a provisional courier booking, and a partial aliquot
 # transfer. Its own RNG, so the call ids above do not shift.
-sc_rng = random.Random(20280308)
-
-
-def sc_call_id() -> str:
-    return "call_" + "".join(sc_rng.choice(B62) for _ in range(24))
+sc_call_id = seeded_call_ids(20280308)
 
 
 sc_tools = [
@@ -591,18 +583,7 @@ sc_rounds = [
      [("list_custody_log", {"set_id": "SS-2207"}, sc_log)]),
 ]
 
-sc_messages = [{"role": "system", "content": sc_system}, {"role": "user", "content": sc_user}]
-for text, calls in sc_rounds:
-    tcs, results = [], []
-    for name, args, result in calls:
-        cid = sc_call_id()
-        tcs.append({"id": cid, "type": "function", "function": {"name": name, "arguments": j(args)}})
-        results.append({"role": "tool", "tool_call_id": cid, "content": j({"synthetic": True, **result})})
-    sc_messages.append({"role": "assistant", "content": text, "tool_calls": tcs})
-    sc_messages.extend(results)
-
-sc_body = {"model": "gpt-4.1", "messages": sc_messages, "tools": sc_tools, "tool_choice": "auto",
-           "parallel_tool_calls": True, "temperature": 0}
+sc_body = openai_body(sc_system, sc_user, sc_rounds, sc_tools, sc_call_id)
 
 
 # ==========================================================================
@@ -613,11 +594,7 @@ sc_body = {"model": "gpt-4.1", "messages": sc_messages, "tools": sc_tools, "tool
 # pending storage transfer request with a tentative bin space reservation,
 # and a partially delivered soybean contract. Its own RNG, so the call ids
 # above do not shift.
-gc_rng = random.Random(20291009)
-
-
-def gc_call_id() -> str:
-    return "call_" + "".join(gc_rng.choice(B62) for _ in range(24))
+gc_call_id = seeded_call_ids(20291009)
 
 
 gc_tools = [
@@ -800,18 +777,7 @@ gc_rounds = [
      [("list_contract_deliveries", {"contract_id": "GC-29-0714"}, gc_deliveries)]),
 ]
 
-gc_messages = [{"role": "system", "content": gc_system}, {"role": "user", "content": gc_user}]
-for text, calls in gc_rounds:
-    tcs, results = [], []
-    for name, args, result in calls:
-        cid = gc_call_id()
-        tcs.append({"id": cid, "type": "function", "function": {"name": name, "arguments": j(args)}})
-        results.append({"role": "tool", "tool_call_id": cid, "content": j({"synthetic": True, **result})})
-    gc_messages.append({"role": "assistant", "content": text, "tool_calls": tcs})
-    gc_messages.extend(results)
-
-gc_body = {"model": "gpt-4.1", "messages": gc_messages, "tools": gc_tools, "tool_choice": "auto",
-           "parallel_tool_calls": True, "temperature": 0}
+gc_body = openai_body(gc_system, gc_user, gc_rounds, gc_tools, gc_call_id)
 
 
 def main() -> None:
