@@ -675,6 +675,11 @@ WHOLE_GRAIN = [
 ]
 
 
+# Whole cases first held out, later moved to the calibration split (see
+# the re-split in main and eval/faithfulness/README.md).
+CALIB_CASES = {"ops-export", "customs-hold", "permit-review", "sample-custody", "grain-coop"}
+
+
 def compose(rng, case, split, n, prefix):
     facts = V[case]
     out = []
@@ -744,6 +749,12 @@ def main():
     for i, (case, text, labels) in enumerate(WHOLE_GRAIN):
         items.append({"id": f"grn-whole-{i:02d}", "case": case, "split": "heldout",
                       "text": text, "labels": labels})
+    # The re-split: the five whole cases above were held out until their
+    # figures had been read many times over; now they train the combiner,
+    # and the held-out domains are the blind cases written after them.
+    for it in items:
+        if it["case"] in CALIB_CASES:
+            it["split"] = "calib"
     with open("eval/faithfulness/summaries.jsonl", "w") as f:
         for it in items:
             f.write(json.dumps(it, ensure_ascii=False) + "\n")

@@ -418,8 +418,8 @@ pub fn train_combiner(
     cases.sort();
     cases.dedup();
     let name = if with_judge { judge } else { "none" };
-    // (l2, worst case, mean over cases)
-    let mut best = (f32::NAN, -1.0f64, 0.0f64);
+    // (l2, worst case, mean over cases, per case)
+    let mut best = (f32::NAN, -1.0f64, 0.0f64, Vec::new());
     for l2 in [0.001f32, 0.01, 0.03, 0.1, 0.3] {
         let mut scores = Vec::new();
         for c in &cases {
@@ -432,21 +432,25 @@ pub fn train_combiner(
             let tys: Vec<Verdict> = tr.iter().map(|i| ys[*i]).collect();
             let m = Combiner::train(&txs, &tys, l2, name, &mask);
             let p: Vec<Pair> = te.iter().map(|i| (ys[*i], m.verdict(&xs[*i]).0)).collect();
-            scores.push(Scores::from_pairs(&p).balanced_accuracy);
+            scores.push((c.clone(), Scores::from_pairs(&p).balanced_accuracy));
         }
+        let scores_by_case = scores;
+        let scores: Vec<f64> = scores_by_case.iter().map(|(_, s)| *s).collect();
         let worst = scores.iter().copied().fold(f64::INFINITY, f64::min);
         let mean = scores.iter().sum::<f64>() / scores.len().max(1) as f64;
         if worst > best.1 + 1e-9 {
-            best = (l2, worst, mean);
+            best = (l2, worst, mean, scores_by_case);
         }
     }
     let l2 = if best.0.is_nan() { 0.01 } else { best.0 };
     let mut m = Combiner::train(&xs, &ys, l2, name, &mask);
+    let per_case: Vec<String> = best.3.iter().map(|(c, s)| format!("{c} {s:.3}")).collect();
     m.note = format!(
-        "trained on {} calibration pairs; leave-one-case-out balanced accuracy (worst case) {:.3}, mean over cases {:.3}",
+        "trained on {} calibration pairs; leave-one-case-out balanced accuracy (worst case) {:.3}, mean over cases {:.3} ({})",
         xs.len(),
         best.1,
-        best.2
+        best.2,
+        per_case.join(", ")
     );
     (m, best.1)
 }

@@ -129,8 +129,8 @@ pub fn eval_bench(
         for with_judge in variants {
             let (c, cv) = bench::train_combiner(&analyzed, &t, judge, with_judge);
             out.push_str(&format!(
-                "trained combiner '{}' on calib split (l2 {}): leave-one-case-out balanced accuracy {cv:.3}\n",
-                c.judge, c.l2
+                "trained combiner '{}' on calib split (l2 {}): leave-one-case-out balanced accuracy {cv:.3}\n  {}\n",
+                c.judge, c.l2, c.note
             ));
             combiners.put(c);
         }

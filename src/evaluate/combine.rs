@@ -34,10 +34,12 @@ pub const FEATURES: &[&str] = &[
     "judge_entails",
     "judge_contradicts",
     "judge_margin",
+    "judge_part_entails",
+    "judge_part_contradicts",
 ];
 
 /// Features without the judge (for a combiner trained with `--judge none`).
-pub const JUDGE_FEATURES: usize = 3;
+pub const JUDGE_FEATURES: usize = 5;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Combiner {
@@ -114,6 +116,11 @@ pub fn features(a: &Analysis, t: &Thresholds) -> Vec<Vec<f32>> {
                 .fold(f32::NEG_INFINITY, f32::max);
             let n_mentions = sig.iter().filter(|s| align(s, t) >= t.mention).count() as f32;
             let j = judge_feats(a, fi, bu);
+            // The judge on the fact's parts (the whole fact when it has one).
+            let jp = match sig[bu].judge_parts.or(sig[bu].judge) {
+                Some(p) => [p.entails, p.contradicts],
+                None => [0.0, 0.0],
+            };
             let rule = rules[fi];
             let fact = a.fact_texts.get(fi).map(String::as_str).unwrap_or("");
             let f_ids = super::text::ids(fact);
@@ -159,6 +166,8 @@ pub fn features(a: &Analysis, t: &Thresholds) -> Vec<Vec<f32>> {
                 j[0],
                 j[1],
                 j[2],
+                jp[0],
+                jp[1],
             ]
         })
         .collect()

@@ -192,6 +192,11 @@ pub struct UnitSignals {
     pub contrast: f32,
     pub conflicts: Vec<String>,
     pub judge: Option<Nli>,
+    /// The judge on each part of a compound fact (split at `;`): the most
+    /// entailing part's entails, the most contradicting part's contradicts
+    /// and the least neutral part's neutral. A long fact is cut at the
+    /// judge's input length, and a claim may speak to one part only.
+    pub judge_parts: Option<Nli>,
 }
 
 /// Everything computed for one summary before thresholds apply, so
@@ -335,8 +340,9 @@ impl Evaluator {
 
         let mut signals: Vec<Vec<UnitSignals>> = Vec::new();
         let mut evidence = Vec::new();
-        // (fact, unit, (premise, claim)) for the judge, judged in one batch.
-        let mut to_judge: Vec<(usize, usize, (String, String))> = Vec::new();
+        // (fact, unit, part, (premise, claim)) for the judge, judged in one
+        // batch; part `None` is the whole fact.
+        let mut to_judge: Vec<(usize, usize, Option<usize>, (String, String))> = Vec::new();
         for (fi, fact) in facts.iter().enumerate() {
             let (this_parts, rest) = part_v.split_at(parts[fi].len());
             part_v = rest;
@@ -421,6 +427,7 @@ impl Evaluator {
                     contrast,
                     conflicts,
                     judge: None,
+                    judge_parts: None,
                 });
             }
             if self.judge.is_some() {
@@ -440,16 +447,36 @@ impl Evaluator {
                     } else {
                         &units[ui].text
                     };
-                    to_judge.push((fi, ui, (fact.statement.clone(), claim.clone())));
+                    to_judge.push((fi, ui, None, (fact.statement.clone(), claim.clone())));
+                    let parts = text::premise_parts(&fact.statement);
+                    if parts.len() > 1 {
+                        for (k, part) in parts.into_iter().enumerate() {
+                            to_judge.push((fi, ui, Some(k), (part, claim.clone())));
+                        }
+                    }
                 }
             }
             signals.push(per_unit);
             evidence.push(records.evidence_for(fact));
         }
         if let Some(judge) = self.judge.as_mut() {
-            let pairs: Vec<(String, String)> = to_judge.iter().map(|(_, _, p)| p.clone()).collect();
-            for ((fi, ui, _), nli) in to_judge.iter().zip(judge.judge_many(&pairs)?) {
-                signals[*fi][*ui].judge = Some(nli);
+            let pairs: Vec<(String, String)> =
+                to_judge.iter().map(|(_, _, _, p)| p.clone()).collect();
+            for ((fi, ui, part, _), nli) in to_judge.iter().zip(judge.judge_many(&pairs)?) {
+                let s = &mut signals[*fi][*ui];
+                match part {
+                    None => s.judge = Some(nli),
+                    Some(_) => {
+                        s.judge_parts = Some(match s.judge_parts {
+                            None => nli,
+                            Some(p) => Nli {
+                                entails: p.entails.max(nli.entails),
+                                neutral: p.neutral.min(nli.neutral),
+                                contradicts: p.contradicts.max(nli.contradicts),
+                            },
+                        })
+                    }
+                }
             }
         }
         let grounding = sentences

@@ -92,6 +92,23 @@ pub fn clauses(sentence: &str) -> Vec<String> {
     parts
 }
 
+/// The parts of a compound fact statement the judge reads one by one: the
+/// statement split at semicolons, parts of fewer than four words joined to
+/// the one before.
+pub fn premise_parts(statement: &str) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for piece in statement.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        match parts.last_mut() {
+            Some(last) if piece.split_whitespace().count() < 4 => {
+                last.push_str("; ");
+                last.push_str(piece);
+            }
+            _ => parts.push(piece.to_string()),
+        }
+    }
+    parts
+}
+
 /// Sentences and their clauses as alignment units (the whole sentence first,
 /// then its clauses when it has more than one).
 pub fn units(summary: &str) -> (Vec<String>, Vec<Unit>) {
