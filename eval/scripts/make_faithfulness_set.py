@@ -25,7 +25,10 @@ hand-written whole summaries of it; then, likewise, those of sample-custody
 case written after permit-review: held out whole, never calibrated or
 trained on); then those of grain-coop (an agricultural cooperative's grain
 deliveries and member payments, a third blind confirmation case written
-after sample-custody: held out whole, never calibrated or trained on).
+after sample-custody: held out whole, never calibrated or trained on); then
+those of artwork-loan (an art museum registrar desk's outgoing painting loan
+and conservation work, a fourth blind confirmation case written after
+grain-coop: held out whole, never calibrated or trained on).
 
 Run from the repository root: python3 eval/scripts/make_faithfulness_set.py
 """
@@ -583,6 +586,88 @@ V = {
        "Brenna Hollis believes the 5 October load filled the soybean contract.",
        "The soybean deliveries on contract GC-29-0714 are recorded by scale ticket."]}},
 },
+"artwork-loan": {
+ "AF1": {"heldout": {
+   S: ["The committee's approval of loan LN-30-017, CCA-30-006, is conditional, and its first condition, finished treatment CTR-30-008 with a post-treatment condition report signed by the chief conservator, has not been met, so Harbour at Vestre Sound is not yet cleared to ship.",
+       "Harbour at Vestre Sound is still under conservation hold CNH-0219, placed by chief conservator Sigrun Aalto on 2030-02-01; the hold has not been released and the painting may not be packed.",
+       "A yes from the collections committee on 4 February did not clear the Haugland painting for travel: the approval takes effect only once the consolidation work is done and the chief conservator signs off on it in a post-treatment report, and neither has happened.",
+       "HMA 1962.041 stays in the conservation studio for now; CTR-30-008 is expected to finish around 2030-03-13, and until the chief conservator lifts CNH-0219 it cannot go into its crate.",
+       "The 2030-03-24 pack date cannot be confirmed, because the painting's loan approval is subject to a condition that is still open: the conservation treatment behind hold CNH-0219 is unfinished."],
+   C: ["Collections committee approval CCA-30-006 cleared Harbour at Vestre Sound to ship, so packing can go ahead on 2030-03-24.",
+       "Conservation hold CNH-0219 on HMA 1962.041 was lifted when the committee approved the loan on 2030-02-04.",
+       "Associate conservator Pieter Van Damme placed conservation hold CNH-0219 on Harbour at Vestre Sound.",
+       "Conservation treatment CTR-30-008 on the painting was finished on 2030-02-11, so the committee's treatment condition has been met.",
+       "The committee approved the loan of HMA 1962.041 on 2030-02-04 without conditions, apart from the usual insurance certificate.",
+       "Harbour at Vestre Sound remains under conservation hold CNH-0219, which Sigrun Aalto placed on 2030-02-11 while treatment CTR-30-008 continues.",
+       "Every condition attached to CCA-30-006 has now been satisfied, including receipt of Marlowe's insurance certificate, and the approval is in effect."],
+   O: ["Camille Duarte believes the committee's 4 February approval means the painting is cleared to ship.",
+       "The Marlowe Institute's insurance certificate INS-MI-30-2207, at the agreed value of USD 1,850,000, was received on 2030-02-20.",
+       "Camille Duarte asked the registrar desk to confirm a packing date for Harbour at Vestre Sound."]}},
+ "AF2": {"heldout": {
+   S: ["CR-30-0131, issued by chief conservator Sigrun Aalto on 2030-02-02, superseded the January condition report CR-30-0112 and is now the report of record.",
+       "The 'fit to travel' rating the Marlowe Institute countersigned in January no longer stands; a newer report, CR-30-0131, records active flaking in the lower left quadrant and rates the painting not fit to travel until treated.",
+       "Nobody tampered with the January report: it sits on file unchanged, marked superseded, and the current assessment is a separate, later report written by the chief conservator, who is entitled to issue one.",
+       "What governs the loan now is the condition report of 2 February, CR-30-0131, which replaced the one of 20 January, CR-30-0112.",
+       "The pre-loan examination on 2030-02-01 turned up flaking paint that Pieter Van Damme's January report had not recorded, so Sigrun Aalto issued CR-30-0131, which became the report of record in place of CR-30-0112."],
+   C: ["Condition report CR-30-0112, which rates the painting fit to travel, is still the current report of record for the loan.",
+       "Someone at Halvorsen rewrote the condition report the Marlowe Institute had countersigned, without authority.",
+       "CR-30-0131 is only a duplicate copy of the January condition report CR-30-0112.",
+       "Condition report CR-30-0131 was issued on 2030-02-02 by associate conservator Pieter Van Damme and supersedes CR-30-0112.",
+       "In CR-30-0131, the chief conservator's report of 2030-02-02, the painting is rated fit to travel.",
+       "The report of record for HMA 1962.041 is CR-30-0131, which Sigrun Aalto issued on 2030-01-20 in place of the earlier CR-30-0112.",
+       "Because the borrower had countersigned CR-30-0112, the chief conservator's later report, filed in the Marlowe Institute's absence and never agreed by it, does not override the January assessment."],
+   O: ["Camille Duarte says the January condition report she countersigned rated the painting fit to travel.",
+       "Associate conservator Pieter Van Damme examined the painting for the loan request on 2030-01-20.",
+       "The borrower asked who changed the condition report for Harbour at Vestre Sound."]}},
+ "AF3": {"heldout": {
+   S: ["Extension DLX-0044 applies only to the Brightwater Museum, whose facility report is now due on 2030-03-23; the Marlowe Institute's is still due on 2030-03-02.",
+       "The facility report deadline was not pushed back for the whole tour: head registrar Nadia Okonkwo gave the second venue alone until 23 March.",
+       "Marlowe still owes its facility report by 2 March; the later date in DLX-0044 went to Brightwater, whose gallery climate system is being replaced.",
+       "Only Brightwater got more time: DLX-0044, granted on 2030-02-19, moves its facility report deadline from 2030-03-02 to 2030-03-23, while Marlowe's stays where it was.",
+       "The Marlowe Institute cannot lean on the Brightwater extension; its own standard facility report remains due on 2030-03-02, and none has arrived from it yet."],
+   C: ["Extension DLX-0044 moved the facility report deadline to 2030-03-23 for both venues of the tour.",
+       "The Marlowe Institute's facility report is now due on 2030-03-23 under extension DLX-0044.",
+       "Extension DLX-0044 was granted to the Marlowe Institute, not to the Brightwater Museum.",
+       "Under DLX-0044 the Brightwater Museum's facility report is due on 2030-03-16 instead of 2030-03-02.",
+       "Director Magnus Strand granted extension DLX-0044 to the Brightwater Museum on 2030-02-19.",
+       "The Marlowe Institute has already submitted its facility report, so its 2030-03-02 deadline has been met.",
+       "Although Brightwater asked for it, the head registrar's extension to 23 March covers every venue of the exhibition, since the tour shares one loan agreement."],
+   O: ["Camille Duarte believes the facility report deadline was moved to 23 March for the whole tour.",
+       "After its run at the Marlowe Institute, the exhibition travels to the Brightwater Museum from 2030-08-16.",
+       "Each borrowing venue must send Halvorsen a standard facility report and security questionnaire."]}},
+ "AF4": {"heldout": {
+   S: ["The USD 4,860 crate refund, RFD-0087, has been approved but not yet paid; it goes out in the payment run of 2030-03-06.",
+       "Marlowe does not have its crate money back yet: finance manager Leonie Hartmann approved RFD-0087 on 2030-02-13, but the payment itself is still to come.",
+       "An approval is not a payment: the refund for the cancelled second crate is queued for 6 March, and no money has left the museum so far.",
+       "RFD-0087 covers only the cancelled crate for HMA 1971.113, USD 4,860 of the USD 9,720 paid on invoice INV-30-0215, and it is still waiting for the scheduled payment run.",
+       "Halvorsen has promised to refund the USD 4,860 for the crate it cancelled when Fishing Boats at Dusk was declined, but the refund has not been issued."],
+   C: ["Refund RFD-0087 of USD 4,860 was paid to the Marlowe Institute on 2030-02-13.",
+       "The Marlowe Institute has been refunded the full USD 9,720 of crate invoice INV-30-0215.",
+       "Halvorsen's finance office refused to refund the cancelled crate.",
+       "Refund RFD-0087 was approved by head registrar Nadia Okonkwo and is due in the 2030-03-06 payment run.",
+       "RFD-0087, approved on 2030-02-13, is scheduled to be paid on 2030-03-16.",
+       "The finance manager approved a refund of USD 4,680 for the cancelled crate, to be paid in the next payment run.",
+       "With RFD-0087 already settled, the crate account between the two museums is closed and the cancelled crate needs nothing more from finance."],
+   O: ["Camille Duarte thinks the crate refund has already come through.",
+       "The collections committee declined the loan of Fishing Boats at Dusk (HMA 1971.113) because the panel is too fragile to travel.",
+       "The Marlowe Institute paid Halvorsen's crate invoice INV-30-0215 on 2030-01-31."]}},
+ "AF5": {"heldout": {
+   S: ["The loan requires two Halvorsen couriers, but Marlowe's travel booking TRV-MI-0318 covers only one of them, Tomas Brekke.",
+       "Two members of Halvorsen staff must travel with the painting, registrar Tomas Brekke and associate conservator Pieter Van Damme, and the borrower pays the travel of both.",
+       "One courier is not enough for this loan: clause 11 calls for a registrar and a conservator from Halvorsen, and the conservator's travel has not been booked.",
+       "Marlowe has booked travel for a single traveller under TRV-MI-0318; the second Halvorsen courier still needs booking, and Marlowe's art handler Owen Pryce cannot take that place.",
+       "Harbour at Vestre Sound must be escorted by a pair of Halvorsen couriers from packing in Bergvik until it is installed at the Marlowe Institute."],
+   C: ["The loan agreement needs only one Halvorsen courier, and Marlowe has already booked that courier's travel.",
+       "Marlowe's senior art handler Owen Pryce may serve as Halvorsen's second courier.",
+       "Travel booking TRV-MI-0318 covers both Halvorsen couriers, Tomas Brekke and Pieter Van Damme.",
+       "Clause 11 of the loan agreement requires three Halvorsen couriers to accompany the painting.",
+       "The loan requires two couriers, registrar Tomas Brekke and chief conservator Sigrun Aalto, to travel with the painting.",
+       "Halvorsen, not the borrower, pays the travel of its two couriers.",
+       "Both required couriers appear to be covered, since the travel Marlowe booked under TRV-MI-0318 is for two travellers."],
+   O: ["Camille Duarte believes one Halvorsen courier is all the loan requires.",
+       "Nordlys Fine Art Logistics is to carry the crated painting by climate-controlled truck.",
+       "Camille Duarte asked whether Marlowe's senior art handler could act as a courier."]}},
+},
 }
 
 FILLER = {
@@ -616,6 +701,10 @@ FILLER = {
                 "The assistant may only look things up; it must not release holds, issue payments, change contracts or move grain.",
                 "The agent read the ticket, the member account, the corn delivery ticket, the quality hold, the grade appeal, the advance payment, the contract amendment, the drying charge waiver, the storage transfer request and the soybean contract's deliveries.",
                 "Member services ticket MSD-51207 is still open."],
+ "artwork-loan": ["Camille Duarte, registrar of the Marlowe Institute of Art, raised her questions on registrar desk ticket RGD-4127.",
+                  "The assistant may only look things up; it must not release holds, clear shipments, issue refunds or change loan records.",
+                  "The agent read the ticket, the loan record, the committee approval, the conservation hold, the treatment record, both condition reports, the deadline extension, the refund, the crate invoice and the courier travel booking.",
+                  "Registrar desk ticket RGD-4127 is still open."],
 }
 
 # Hand-written whole summaries (held out), labels by reading them.
@@ -672,6 +761,19 @@ WHOLE_GRAIN = [
   {"GF1": C, "GF2": C, "GF3": O, "GF4": S, "GF5": C}),
  ("grain-coop", "The agent reviewed the Hollis Family Farms records for ticket MSD-51207. Amendment CA-29-0148, which extended the soybean delivery window to 2029-11-30 and moved the remaining deliveries to Pell Creek, was made by field manager Ruben Castellanos under the general manager's written delegation DOA-29-04 at Arthur Hollis's request, so it was authorized. Drying charge waiver DFW-0057 covers the farm's wet corn for the rest of the harvest. The operations manager approved storage transfer STR-1193. The grade of the 9 October corn load is under appeal (GD-0291). GC-29-0714 is a soybean contract for 9,000 bushels. Nothing was released, paid or changed.",
   {"GF1": O, "GF2": S, "GF3": C, "GF4": C, "GF5": O}),
+]
+
+
+# Hand-written whole summaries of the artwork-loan case (a fourth blind
+# confirmation case, written after grain-coop and held out whole), labels by
+# reading them. Appended after every earlier line.
+WHOLE_ARTWORK = [
+ ("artwork-loan", "Registrar desk ticket RGD-4127 from Camille Duarte (Marlowe Institute of Art) was looked into. Harbour at Vestre Sound (HMA 1962.041) is still under conservation hold CNH-0219: the committee's 4 February approval, CCA-30-006, is conditional on treatment CTR-30-008 being finished and a post-treatment condition report signed by the chief conservator, and the treatment is still under way, so the painting cannot be packed yet. The current condition report is CR-30-0131, written by chief conservator Sigrun Aalto on 2030-02-02 after flaking paint was found; it superseded the January report CR-30-0112 rather than altering it. The USD 4,860 refund for the cancelled crate, RFD-0087, was approved on 2030-02-13 but will only be paid in the 2030-03-06 payment run. Camille Duarte also asked about the facility report deadline and about couriers. The ticket is still open.",
+  {"AF1": S, "AF2": S, "AF3": O, "AF4": S, "AF5": O}),
+ ("artwork-loan", "The collections committee approved loan LN-30-017 on 2030-02-04 and the conservation hold on Harbour at Vestre Sound has been lifted, so packing can go ahead on 2030-03-24. The January condition report, CR-30-0112, remains the report of record; the February report was issued without the borrower's agreement and carries no weight. Extension DLX-0044 gave the Brightwater Museum until 2030-03-23 for its facility report, while the Marlowe Institute's report is still due on 2030-03-02. Crate refund RFD-0087 of USD 4,860 has been paid to Marlowe. The loan agreement calls for two Halvorsen couriers, and Marlowe's booking TRV-MI-0318 covers only one of them.",
+  {"AF1": C, "AF2": C, "AF3": S, "AF4": C, "AF5": S}),
+ ("artwork-loan", "The agent reviewed the file for outgoing loan LN-30-017 on ticket RGD-4127. Chief conservator Sigrun Aalto's condition report of 2030-02-02, CR-30-0131, replaced Pieter Van Damme's January report and is the one that now counts. Under DLX-0044 the facility report deadline moved to 2030-03-23 for both the Marlowe Institute and the Brightwater Museum. Marlowe paid crate invoice INV-30-0215 on 2030-01-31, and a refund for the cancelled crate is on file. One Halvorsen courier, Tomas Brekke, will accompany the painting, and his travel is booked under TRV-MI-0318, so the courier arrangements are complete. The committee's decision on the loan is on file as CCA-30-006. The agent did not release, clear or change anything.",
+  {"AF1": O, "AF2": S, "AF3": C, "AF4": O, "AF5": C}),
 ]
 
 
@@ -743,6 +845,14 @@ def main():
     items += compose(random.Random(20291017), "grain-coop", "heldout", 21, "grn-held")
     for i, (case, text, labels) in enumerate(WHOLE_GRAIN):
         items.append({"id": f"grn-whole-{i:02d}", "case": case, "split": "heldout",
+                      "text": text, "labels": labels})
+    # A fourth blind confirmation case (an art museum registrar desk's
+    # outgoing painting loan and conservation work), written after grain-coop
+    # and held out whole: never calibrated or trained on. Appended last with
+    # its own RNG, then its hand-written summaries.
+    items += compose(random.Random(20300301), "artwork-loan", "heldout", 21, "art-held")
+    for i, (case, text, labels) in enumerate(WHOLE_ARTWORK):
+        items.append({"id": f"art-whole-{i:02d}", "case": case, "split": "heldout",
                       "text": text, "labels": labels})
     with open("eval/faithfulness/summaries.jsonl", "w") as f:
         for it in items:
