@@ -28,7 +28,10 @@ deliveries and member payments, a third blind confirmation case written
 after sample-custody: held out whole, never calibrated or trained on); then
 those of artwork-loan (an art museum registrar desk's outgoing painting loan
 and conservation work, a fourth blind confirmation case written after
-grain-coop: held out whole, never calibrated or trained on).
+grain-coop: held out whole, never calibrated or trained on); then those of
+tenancy-deposit (a residential letting agent's tenant help desk, a fifth
+blind confirmation case written alongside artwork-loan: held out whole,
+never calibrated or trained on).
 
 Run from the repository root: python3 eval/scripts/make_faithfulness_set.py
 """
@@ -668,6 +671,88 @@ V = {
        "Nordlys Fine Art Logistics is to carry the crated painting by climate-controlled truck.",
        "Camille Duarte asked whether Marlowe's senior art handler could act as a courier."]}},
 },
+"tenancy-deposit": {
+ "TF1": {"heldout": {
+   S: ["Of the GBP 1,850 Marlowe Street deposit, only GBP 195 has actually been deducted, for cleaning; GBP 1,370 was repaid on 2031-03-14 and the last GBP 285 is being held until Kestrel Flooring invoices the carpet repair.",
+       "The GBP 285 kept back from deposit DEP-28-1144 is a retention pending the carpet repair invoice, not a deduction.",
+       "Brightwater has not charged the tenants £480: the cleaning deduction is £195, and the other £285 is merely on hold until the flooring contractor's invoice, due by 2031-03-28, comes in.",
+       "Whatever part of the GBP 285 retained for the living-room carpet the contractor's invoice does not use will be repaid to Daniel Okafor and Sofia Reyes, and the full sum is released if no invoice arrives by 2031-04-11.",
+       "Nothing beyond the cleaning fee has been taken out of the old flat's deposit yet; the carpet money is parked until the contractor bills for the work."],
+   C: ["Brightwater kept GBP 480 of deposit DEP-28-1144 as deductions for cleaning and carpet damage.",
+       "The GBP 285 for the living-room carpet has been deducted from the deposit and paid to Kestrel Flooring.",
+       "Of the GBP 1,850 deposit, GBP 1,370 was repaid on 2031-03-14 and GBP 285 was deducted for cleaning, with GBP 195 held back pending the carpet invoice.",
+       "The Marlowe Street deposit was settled in full on 2031-03-14, and nothing further will be repaid to the tenants.",
+       "Kestrel Flooring's carpet invoice has been received, and the GBP 285 retained from the deposit went to pay it.",
+       "The tenants got GBP 1,370 of their deposit back on 2031-03-24, with GBP 195 deducted for cleaning and GBP 285 held for the carpet invoice.",
+       "The cleaning deduction stands, and it appears the GBP 285 held back for the carpet will not be returned even if the repair invoice comes in lower, since sums retained after a check-out finding are forfeited."],
+   O: ["Daniel Okafor believes Brightwater kept GBP 480 of the Marlowe Street deposit in charges.",
+       "The check-out inspection of Flat 2, 41 Marlowe Street on 2031-02-28 found a burn in the living-room carpet.",
+       "The Marlowe Street deposit was protected with the Safeguard Deposit Scheme under reference SDS-55120847."]}},
+ "TF2": {"heldout": {
+   S: ["WO-31-0872, the shower tray leak at Quayside Court, was reopened on 2031-03-17 after the leak came back, and Harbour Plumbing is booked to revisit on 2031-03-24.",
+       "The leak repair was not thrown out as a duplicate: the original order, WO-31-0872, is open again, and only Daniel Okafor's fresh report, WO-31-0958, was merged into it.",
+       "Maintenance coordinator Rhiannon Pryce put the original shower leak job back on the books when the leak returned, so the repair is still live rather than dropped as a duplicate.",
+       "Someone is coming: the reopened order for the leaking shower tray has a plumber's return visit on 24 March 2031.",
+       "WO-31-0958 was closed as a duplicate only because the same leak already had a work order, WO-31-0872, which was reopened on 2031-03-17 and remains open."],
+   C: ["Work order WO-31-0872 was closed as a duplicate, so no repair of the shower leak is scheduled.",
+       "The shower leak order WO-31-0872 was closed on 2031-03-10 and has stayed closed since Harbour Plumbing resealed the tray.",
+       "WO-31-0872 was reopened on 2031-03-17 by property manager Gareth Linwood, and a revisit is booked for 2031-03-24.",
+       "Daniel Okafor's report WO-31-0958 is now the live work order for the leak, and the earlier WO-31-0872 was closed as its duplicate.",
+       "The reopened shower leak order WO-31-0872 has a Harbour Plumbing revisit booked for 2031-03-31.",
+       "Rather than reopening the first job, Brightwater logged the recurring leak as a brand-new work order, which is the one now scheduled for repair.",
+       "It looks as though the recurring shower leak was written off as a duplicate and the repair shelved until the tenants report it again."],
+   O: ["Daniel Okafor says his shower leak report was closed as a duplicate and nobody is coming.",
+       "Harbour Plumbing resealed the shower tray at Flat 5, 9 Quayside Court on 2031-03-06.",
+       "Daniel Okafor asked what is happening with the shower leak repair."]}},
+ "TF3": {"heldout": {
+   S: ["Sofia Reyes was entitled to add parking bay P14: clause 11.4 of tenancy TEN-31-0307 lets either joint tenant add ancillary services, and lease variation LV-31-0066 passed the authorization check.",
+       "The parking bay was not added without authority; co-tenant Sofia Reyes requested LV-31-0066, signed it on 2031-03-12, and property manager Gareth Linwood approved it.",
+       "LV-31-0066 is a valid lease change: from 2031-04-01 the tenancy includes bay P14 at GBP 45 a month, taking the rent from GBP 1,450 to GBP 1,495.",
+       "One joint tenant's signature was enough for the parking variation under the tenancy's ancillary-services clause, so Daniel's consent was not needed.",
+       "The parking bay variation was properly authorised."],
+   C: ["Sofia Reyes added parking bay P14 to the lease without authority, so LV-31-0066 is invalid and should be reversed.",
+       "Lease variation LV-31-0066 needed both joint tenants' signatures, and since Daniel Okafor never signed, it failed the authorization check.",
+       "LV-31-0066 adds parking bay P14 to the Quayside Court tenancy from 2031-04-01 at GBP 54 a month.",
+       "Property manager Gareth Linwood added the parking bay to the lease on his own initiative, without any request from the tenants.",
+       "Because of the parking bay variation Sofia Reyes signed, the Quayside Court rent rises from GBP 1,450 to GBP 1,520 on 2031-04-01.",
+       "Sofia Reyes requested LV-31-0066 and signed it on 2031-03-02, and Gareth Linwood approved it under clause 11.4.",
+       "Although Gareth Linwood approved the variation, one joint tenant cannot take on an extra charge for both, so the bay is on hold until Daniel consents."],
+   O: ["Daniel Okafor says Sofia Reyes changed their Quayside Court lease without his consent.",
+       "Parking bay P14 is in the Quayside Court basement car park.",
+       "A lease variation, LV-31-0066, is on file for the Quayside Court tenancy."]}},
+ "TF4": {"heldout": {
+   S: ["The landlord's approval of the cat (PET-31-0044) depends on both joint tenants signing pet addendum PA-31-0044, and Daniel Okafor has not signed it, so the cat cannot move in yet.",
+       "The pet permission is not in force: Marsh Quay Holdings said yes on 2031-03-13 only on condition that both tenants sign an addendum, and only Sofia Reyes has signed.",
+       "Until Daniel adds his signature to PA-31-0044, due by 2031-04-10, there is no permission to keep the cat at Flat 5.",
+       "Miso is approved in principle but not yet allowed in the flat, because one of the two signatures the approval requires is still missing.",
+       "PET-31-0044 remains only conditionally approved: Sofia Reyes signed the addendum on 2031-03-15, Daniel Okafor's signature is outstanding, and the GBP 25 monthly pet rent starts only once both have signed."],
+   C: ["The landlord approved the cat outright, so it can move into Flat 5 this weekend.",
+       "Pet request PET-31-0044 is fully approved now that both tenants have signed pet addendum PA-31-0044.",
+       "Marsh Quay Holdings refused pet request PET-31-0044.",
+       "Daniel Okafor signed pet addendum PA-31-0044 on 2031-03-15, but Sofia Reyes has not signed yet, so the cat must wait.",
+       "Once both tenants sign PA-31-0044, the cat approval adds GBP 45 a month in pet rent.",
+       "The only condition on the cat approval was the GBP 25 monthly pet rent, which has been added to the rent, so the permission is now in effect.",
+       "Both tenants must sign pet addendum PA-31-0044 by 2031-04-30 for the cat approval to take effect."],
+   O: ["Daniel Okafor believes the landlord's approval means the cat can move in this weekend.",
+       "Under clause 8.2 of the Quayside Court tenancy, no pet may be kept without the landlord's prior written permission.",
+       "Daniel Okafor asked on 2031-03-05 for permission to keep a cat at Flat 5."]}},
+ "TF5": {"heldout": {
+   S: ["Refund RF-31-0231 of the GBP 1,390 March overpayment has not been paid yet; it is waiting for finance approval.",
+       "Lowri Evans promised on 2031-03-12 to refund the GBP 1,390 that the old standing order paid into the ended Marlowe Street tenancy, but no refund has been issued.",
+       "The double rent payment is still owed back to Daniel: the refund was requested, not sent, and the earliest it can go out is the 2031-03-27 payment run.",
+       "Nothing has yet reached Daniel for the March double payment; the money is promised, not paid.",
+       "The GBP 1,390 received on 2031-03-01 into tenancy TEN-28-1144 after it ended is an overpayment whose refund, RF-31-0231, awaits approval by finance officer Priya Nair."],
+   C: ["Lowri Evans refunded the GBP 1,390 March overpayment on 2031-03-12.",
+       "Refund RF-31-0231 has been approved and paid to Daniel Okafor.",
+       "The refund owed for the March double payment is GBP 1,450.",
+       "Finance officer Priya Nair approved refund RF-31-0231 on 2031-03-12, so it only awaits the next payment run.",
+       "The GBP 1,390 overpayment was added to the deposit repayment made on 2031-03-14.",
+       "No refund is due for March, since the GBP 1,390 paid into TEN-28-1144 on 2031-03-01 was the last month's rent of that tenancy.",
+       "By the look of the ledger the double payment was refunded in mid-March, leaving nothing owed to Daniel."],
+   O: ["Daniel Okafor thinks Lowri Evans has already refunded the March double rent payment.",
+       "Daniel Okafor's standing order for Marlowe Street was not cancelled when that tenancy ended.",
+       "Refunds to tenants need the finance officer's approval and are paid in the weekly payment run."]}},
+},
 }
 
 FILLER = {
@@ -705,6 +790,10 @@ FILLER = {
                   "The assistant may only look things up; it must not release holds, clear shipments, issue refunds or change loan records.",
                   "The agent read the ticket, the loan record, the committee approval, the conservation hold, the treatment record, both condition reports, the deadline extension, the refund, the crate invoice and the courier travel booking.",
                   "Registrar desk ticket RGD-4127 is still open."],
+ "tenancy-deposit": ["Daniel Okafor (tenant T-40917) raised his questions on help-desk ticket HD-31-40562.",
+                     "The assistant may only look things up; it must not issue refunds, release deposits, change leases, close or reopen work orders, or message the tenant.",
+                     "The agent read the ticket, the tenant account, the Marlowe Street deposit and its return, both shower leak work orders, the Quayside Court tenancy and its lease variation, the pet request, the addendum's signatures, the refund and the Marlowe Street rent ledger.",
+                     "Help-desk ticket HD-31-40562 is still open."],
 }
 
 # Hand-written whole summaries (held out), labels by reading them.
@@ -761,6 +850,18 @@ WHOLE_GRAIN = [
   {"GF1": C, "GF2": C, "GF3": O, "GF4": S, "GF5": C}),
  ("grain-coop", "The agent reviewed the Hollis Family Farms records for ticket MSD-51207. Amendment CA-29-0148, which extended the soybean delivery window to 2029-11-30 and moved the remaining deliveries to Pell Creek, was made by field manager Ruben Castellanos under the general manager's written delegation DOA-29-04 at Arthur Hollis's request, so it was authorized. Drying charge waiver DFW-0057 covers the farm's wet corn for the rest of the harvest. The operations manager approved storage transfer STR-1193. The grade of the 9 October corn load is under appeal (GD-0291). GC-29-0714 is a soybean contract for 9,000 bushels. Nothing was released, paid or changed.",
   {"GF1": O, "GF2": S, "GF3": C, "GF4": C, "GF5": O}),
+]
+
+# Hand-written whole summaries of the tenancy-deposit case (a fourth blind
+# confirmation case, written after grain-coop and held out whole), labels by
+# reading them. Appended after every earlier line.
+WHOLE_TENANCY = [
+ ("tenancy-deposit", "Help-desk ticket HD-31-40562 from Daniel Okafor (tenant T-40917) was looked into. Of the GBP 1,850 Marlowe Street deposit, GBP 1,370 was repaid on 2031-03-14 and GBP 195 was deducted for cleaning; the other GBP 285 is held, not deducted, until Kestrel Flooring invoices the carpet repair, and any part the invoice does not use goes back to the tenants. The shower leak order WO-31-0872 was reopened on 2031-03-17 and Harbour Plumbing revisits on 2031-03-24; only Daniel's new report, WO-31-0958, was closed as a duplicate. Daniel also asked about a parking bay added to the Quayside Court lease. The landlord has approved the cat, so it can move in. The GBP 1,390 refund Lowri Evans promised has not been issued and is waiting for finance approval. The ticket is still open.",
+  {"TF1": S, "TF2": S, "TF3": O, "TF4": C, "TF5": S}),
+ ("tenancy-deposit", "Brightwater kept GBP 480 of the Marlowe Street deposit to cover cleaning and the damaged carpet. The shower leak was closed as a duplicate, so no repair is planned. Sofia Reyes was entitled to add parking bay P14 under clause 11.4, and lease variation LV-31-0066 passed the authorization check; the rent becomes GBP 1,495 from 2031-04-01. The cat is not allowed in yet: the landlord's approval depends on both tenants signing pet addendum PA-31-0044, and Daniel Okafor has not signed. Daniel also mentioned a March double rent payment.",
+  {"TF1": C, "TF2": C, "TF3": S, "TF4": S, "TF5": O}),
+ ("tenancy-deposit", "The agent reviewed Daniel Okafor's records for ticket HD-31-40562. A deposit return, DR-31-0219, is on file for the Marlowe Street flat. Work order WO-31-0872 was reopened after the leak recurred and has a revisit booked. Lease variation LV-31-0066 was made without Daniel's consent and is not valid. A pet request for a cat, PET-31-0044, is on file. Lowri Evans refunded the GBP 1,390 overpayment on 2031-03-12. The agent changed nothing.",
+  {"TF1": O, "TF2": S, "TF3": C, "TF4": O, "TF5": C}),
 ]
 
 
@@ -853,6 +954,14 @@ def main():
     items += compose(random.Random(20300301), "artwork-loan", "heldout", 21, "art-held")
     for i, (case, text, labels) in enumerate(WHOLE_ARTWORK):
         items.append({"id": f"art-whole-{i:02d}", "case": case, "split": "heldout",
+                      "text": text, "labels": labels})
+    # A fifth blind confirmation case (a residential letting agent's tenant
+    # help desk), written alongside artwork-loan and held out whole: never
+    # calibrated or trained on. Appended last with its own RNG, then its
+    # hand-written summaries.
+    items += compose(random.Random(20310522), "tenancy-deposit", "heldout", 21, "ten-held")
+    for i, (case, text, labels) in enumerate(WHOLE_TENANCY):
+        items.append({"id": f"ten-whole-{i:02d}", "case": case, "split": "heldout",
                       "text": text, "labels": labels})
     with open("eval/faithfulness/summaries.jsonl", "w") as f:
         for it in items:
