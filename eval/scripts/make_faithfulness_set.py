@@ -31,7 +31,9 @@ and conservation work, a fourth blind confirmation case written after
 grain-coop: held out whole, never calibrated or trained on); then those of
 tenancy-deposit (a residential letting agent's tenant help desk, a fifth
 blind confirmation case written alongside artwork-loan: held out whole,
-never calibrated or trained on).
+never calibrated or trained on); then those of youth-league (a youth
+football league's registrar office, a sixth blind confirmation case written
+alongside artwork-loan: held out whole, never calibrated or trained on).
 
 Run from the repository root: python3 eval/scripts/make_faithfulness_set.py
 """
@@ -753,6 +755,88 @@ V = {
        "Daniel Okafor's standing order for Marlowe Street was not cancelled when that tenancy ended.",
        "Refunds to tenants need the finance officer's approval and are paid in the weekly payment run."]}},
 },
+"youth-league": {
+ "LF1": {"heldout": {
+   S: ["Ellis Mbeki is still on eligibility hold EH-0319, which league registrar Priya Nandakumar placed on 2032-04-02; it has not been released.",
+       "The email the coach is relying on, provisional clearance PCL-0562, only lets Ellis Mbeki train and sit on the roster; while hold EH-0319 stands he cannot play, and that includes the 17 April quarter-final.",
+       "Nothing has freed Ellis to play yet: the registrar office is still waiting on Ridgemoor & District FA's inter-association clearance, and until it comes in and the league registrar records a release, he stays ineligible for matches.",
+       "PCL-0562 is not a release of EH-0319; Mbeki may train with Kestrel Park, but match play remains barred.",
+       "Ellis Mbeki (PL-32-20863) remains barred from matches under eligibility hold EH-0319, pending Ridgemoor & District FA's reply to clearance request IAC-32-0331, which is due by 2032-04-23; his provisional clearance of 2032-04-08 covers training only."],
+   C: ["Provisional clearance PCL-0562 lifted eligibility hold EH-0319, so Ellis Mbeki can play on 2032-04-17.",
+       "Ridgemoor & District FA has sent Ellis Mbeki's full clearance, and he is now eligible to play for the Blues.",
+       "Competitions secretary Lucia Ferreira placed eligibility hold EH-0319 on Ellis Mbeki.",
+       "Eligibility hold EH-0319, placed on 2032-04-12 by the league registrar, keeps Ellis Mbeki out of matches until Ridgemoor & District FA's clearance arrives.",
+       "Ellis Mbeki is under hold EH-0319 because he is still serving a suspension from his previous club.",
+       "Although the league registrar released the hold on Ellis Mbeki on 2032-04-08, he still has to be named on the matchday team sheet before Saturday's quarter-final.",
+       "The provisional clearance seems to have ended Ellis's hold, so he should be available for the cup tie."],
+   O: ["Darren Pryce believes the provisional clearance email means Ellis Mbeki can play on Saturday.",
+       "Ellis Mbeki joined Kestrel Park Juniors this season from Ridgemoor Town Youth.",
+       "Ellis Mbeki's proof of age and photo ID were verified on 2032-04-08."]}},
+ "LF2": {"heldout": {
+   S: ["Roster change RC-32-0193 was made by assistant club secretary Femi Adeyemi under club secretary Helen Markham's written delegation DEL-KPJ-32-02, and it passed the authorization check.",
+       "Jamie Holt and Sami Rahimi went to the Whites through a proper change: Femi Adeyemi holds the club secretary's lodged delegation for roster changes, and the head coach's agreement was not needed.",
+       "Nobody overstepped on the Blues' squad list; the 7 April move of two players to the Whites (RC-32-0193) was an authorized change by the club's assistant secretary.",
+       "RC-32-0193 took the U14 Blues from 18 to 16 registered players and is valid, since Helen Markham had delegated roster changes to Femi Adeyemi in writing, a delegation in force until 2032-07-31.",
+       "The squad change Darren Pryce objects to was within the rules: it was made with the club secretary's written delegation, which is all a roster change needs."],
+   C: ["Femi Adeyemi changed the U14 Blues roster without authority, so RC-32-0193 should be reversed.",
+       "Roster change RC-32-0193 is invalid because head coach Darren Pryce did not consent to it.",
+       "Club secretary Helen Markham made roster change RC-32-0193 herself.",
+       "RC-32-0193 moved three players, Jamie Holt, Sami Rahimi and Toby Akande, to the U14 Whites.",
+       "After roster change RC-32-0193 the U14 Blues have 14 registered players.",
+       "Femi Adeyemi's delegation DEL-KPJ-32-02 had not been lodged with the registrar office when he made RC-32-0193 on 2032-04-07, though the change itself went through the system.",
+       "Roster change RC-32-0193, made on 2032-04-07 by assistant club secretary Femi Adeyemi, moved Jamie Holt and Sami Rahimi from the U14 Whites to the U14 Blues."],
+   O: ["Darren Pryce says someone at the club moved two of his players to the Whites without authority.",
+       "Femi Adeyemi is Kestrel Park Juniors FC's assistant club secretary.",
+       "The club committee decided on 2032-04-05 to balance the two U14 squads."]}},
+ "LF3": {"heldout": {
+   S: ["Age-group dispensation AGD-0093 covers Theo Vasquez for the Northvale Cup quarter-final against Millbrook Athletic on 2032-04-17 only.",
+       "Theo Vasquez, an U13 player, may play up for the Blues in that one cup tie; his dispensation does not run for the rest of the season.",
+       "Competitions secretary Lucia Ferreira granted AGD-0093 on 2032-04-10 because the Blues had only 10 available eligible players for the quarter-final; any other appearance by Theo Vasquez for the U14 side needs a fresh dispensation.",
+       "AGD-0093 is a single-match dispensation, not a season-long one.",
+       "Apart from the 17 April cup match, Theo is not cleared to turn out for the Blues, not even in the league game against the same opponents a week later."],
+   C: ["AGD-0093 lets Theo Vasquez play for the U14 Blues for the rest of the season.",
+       "Under dispensation AGD-0093, Theo Vasquez can play for the Blues in any match where they are short of players.",
+       "League registrar Priya Nandakumar granted age-group dispensation AGD-0093.",
+       "Dispensation AGD-0093 covers Theo Vasquez for the Blues' league match against Millbrook Athletic on 2032-04-24.",
+       "Lucia Ferreira granted AGD-0093 on 2032-04-10 because the Blues had only 8 available eligible players for the quarter-final.",
+       "AGD-0093 covers Theo Vasquez for the quarter-final on 2032-04-17 and also for any later Northvale Cup rounds the Blues reach.",
+       "Theo Vasquez has a standing dispensation to play in the U14 age group this spring."],
+   O: ["Darren Pryce asked whether Theo Vasquez's dispensation covers the rest of the season.",
+       "Theo Vasquez is registered with Kestrel Park Juniors' U13 Reds.",
+       "The Blues host Millbrook Athletic in the Northvale Cup quarter-final on 2032-04-17."]}},
+ "LF4": {"heldout": {
+   S: ["Callum Reyes's transfer TRF-32-0211 from Harrowgate Juniors FC has not taken effect: it was approved only on condition that Harrowgate return its signed release form, and that form has not arrived.",
+       "Callum Reyes is still registered with Harrowgate Juniors and cannot play for Kestrel Park yet, because the conditional approval of 2032-04-06 is waiting on Harrowgate's release form.",
+       "Transfers officer Graham Oduya's approval of TRF-32-0211 carries a condition that is still unmet, and if the release form is not in by 2032-05-06 the approval lapses.",
+       "The 6 April decision did not complete Callum's move; without Harrowgate's release he remains their player.",
+       "TRF-32-0211 is approved only subject to Form R2 from Harrowgate Juniors FC, which is outstanding, so Callum Reyes is not eligible for Kestrel Park on 2032-04-17."],
+   C: ["Transfer TRF-32-0211 went through on 2032-04-06, so Callum Reyes is now a Kestrel Park Juniors player.",
+       "Harrowgate Juniors FC has returned the signed release form, completing Callum Reyes's transfer.",
+       "The league transfers officer refused Callum Reyes's transfer request TRF-32-0211.",
+       "Callum Reyes's transfer was approved by league registrar Priya Nandakumar, subject to Harrowgate's release form.",
+       "TRF-32-0211 was conditionally approved on 2032-04-16, and Callum Reyes stays a Harrowgate Juniors player until the release form arrives.",
+       "The only condition on Callum Reyes's transfer is that Kestrel Park Juniors pay the outstanding balance of the Blues' entry fee.",
+       "Callum ought to be able to play for Kestrel Park on Saturday, since his transfer looks to have been approved without conditions."],
+   O: ["Darren Pryce thinks Callum Reyes's transfer went through when it was approved on 6 April.",
+       "Club secretary Helen Markham submitted a transfer request for Callum Reyes on 2032-03-30.",
+       "A transfer file, TRF-32-0211, is on record for Callum Reyes."]}},
+ "LF5": {"heldout": {
+   S: ["The U14 Blues' entry fee ENT-32-1406 is only partly paid: GBP 300 of GBP 450 has been received and GBP 150 is still owed.",
+       "Kestrel Park Juniors still owes GBP 150 on the Blues' Spring 2032 entry; the league treasurer moved that team's deadline to 2032-04-30.",
+       "Extension EXT-0071, to 2032-04-30, covers the U14 Blues alone, not the club's other teams, and the Blues' GBP 150 balance remains unpaid.",
+       "A single GBP 300 payment on 2032-02-03 left GBP 150 of the Blues' GBP 450 entry fee outstanding.",
+       "The Blues are not paid up, with a third of the fee still due, and only that team was given extra time, to the end of April."],
+   C: ["The U14 Blues' team entry fee ENT-32-1406 has been paid in full.",
+       "League treasurer Nadia Kowalczyk extended the fee deadline to 2032-04-30 for all Kestrel Park Juniors teams.",
+       "GBP 150 of the Blues' GBP 450 entry fee has been paid, leaving GBP 300 outstanding.",
+       "The Blues' entry fee balance of GBP 150 fell due on 2032-03-31 and is now overdue.",
+       "The remaining GBP 150 on ENT-32-1406 must be paid by 2032-05-31 under extension EXT-0071.",
+       "Kestrel Park Juniors paid GBP 300 towards ENT-32-1406 on 2032-02-03, and the league has since written off the remaining GBP 150.",
+       "Extension EXT-0071 for the Blues' entry fee balance was granted by competitions secretary Lucia Ferreira."],
+   O: ["Darren Pryce believes the Blues' entry fee is paid up.",
+       "The Spring 2032 entry fee for each Kestrel Park Juniors team is GBP 450.",
+       "Club secretary Helen Markham asked the league treasurer for more time on the Blues' entry fee."]}},
+},
 }
 
 FILLER = {
@@ -794,6 +878,10 @@ FILLER = {
                      "The assistant may only look things up; it must not issue refunds, release deposits, change leases, close or reopen work orders, or message the tenant.",
                      "The agent read the ticket, the tenant account, the Marlowe Street deposit and its return, both shower leak work orders, the Quayside Court tenancy and its lease variation, the pet request, the addendum's signatures, the refund and the Marlowe Street rent ledger.",
                      "Help-desk ticket HD-31-40562 is still open."],
+ "youth-league": ["Darren Pryce, head coach of Kestrel Park Juniors U14 Blues, raised his questions on registrar office ticket RD-60318.",
+                  "The assistant may only look things up; it must not release holds, decide transfers, change rosters or record payments.",
+                  "The agent read the ticket, the U14 Blues team record, Ellis Mbeki's registration, the eligibility hold, the provisional clearance, the roster change, the club's officials, the age-group dispensation, the transfer, the team entry and the Blues' fixtures.",
+                  "Registrar office ticket RD-60318 is still open."],
 }
 
 # Hand-written whole summaries (held out), labels by reading them.
@@ -852,9 +940,9 @@ WHOLE_GRAIN = [
   {"GF1": O, "GF2": S, "GF3": C, "GF4": C, "GF5": O}),
 ]
 
-# Hand-written whole summaries of the tenancy-deposit case (a fourth blind
-# confirmation case, written after grain-coop and held out whole), labels by
-# reading them. Appended after every earlier line.
+# Hand-written whole summaries of the tenancy-deposit case (a fifth blind
+# confirmation case, written alongside artwork-loan and held out whole),
+# labels by reading them. Appended after every earlier line.
 WHOLE_TENANCY = [
  ("tenancy-deposit", "Help-desk ticket HD-31-40562 from Daniel Okafor (tenant T-40917) was looked into. Of the GBP 1,850 Marlowe Street deposit, GBP 1,370 was repaid on 2031-03-14 and GBP 195 was deducted for cleaning; the other GBP 285 is held, not deducted, until Kestrel Flooring invoices the carpet repair, and any part the invoice does not use goes back to the tenants. The shower leak order WO-31-0872 was reopened on 2031-03-17 and Harbour Plumbing revisits on 2031-03-24; only Daniel's new report, WO-31-0958, was closed as a duplicate. Daniel also asked about a parking bay added to the Quayside Court lease. The landlord has approved the cat, so it can move in. The GBP 1,390 refund Lowri Evans promised has not been issued and is waiting for finance approval. The ticket is still open.",
   {"TF1": S, "TF2": S, "TF3": O, "TF4": C, "TF5": S}),
@@ -863,7 +951,6 @@ WHOLE_TENANCY = [
  ("tenancy-deposit", "The agent reviewed Daniel Okafor's records for ticket HD-31-40562. A deposit return, DR-31-0219, is on file for the Marlowe Street flat. Work order WO-31-0872 was reopened after the leak recurred and has a revisit booked. Lease variation LV-31-0066 was made without Daniel's consent and is not valid. A pet request for a cat, PET-31-0044, is on file. Lowri Evans refunded the GBP 1,390 overpayment on 2031-03-12. The agent changed nothing.",
   {"TF1": O, "TF2": S, "TF3": C, "TF4": O, "TF5": C}),
 ]
-
 
 # Hand-written whole summaries of the artwork-loan case (a fourth blind
 # confirmation case, written after grain-coop and held out whole), labels by
@@ -875,6 +962,18 @@ WHOLE_ARTWORK = [
   {"AF1": C, "AF2": C, "AF3": S, "AF4": C, "AF5": S}),
  ("artwork-loan", "The agent reviewed the file for outgoing loan LN-30-017 on ticket RGD-4127. Chief conservator Sigrun Aalto's condition report of 2030-02-02, CR-30-0131, replaced Pieter Van Damme's January report and is the one that now counts. Under DLX-0044 the facility report deadline moved to 2030-03-23 for both the Marlowe Institute and the Brightwater Museum. Marlowe paid crate invoice INV-30-0215 on 2030-01-31, and a refund for the cancelled crate is on file. One Halvorsen courier, Tomas Brekke, will accompany the painting, and his travel is booked under TRV-MI-0318, so the courier arrangements are complete. The committee's decision on the loan is on file as CCA-30-006. The agent did not release, clear or change anything.",
   {"AF1": O, "AF2": S, "AF3": C, "AF4": O, "AF5": C}),
+]
+
+# Hand-written whole summaries of the youth-league case (a sixth blind
+# confirmation case, written alongside artwork-loan and held out whole), labels by
+# reading them. Appended after every earlier line.
+WHOLE_LEAGUE = [
+ ("youth-league", "Registrar office ticket RD-60318 from Darren Pryce, head coach of Kestrel Park Juniors U14 Blues, was looked into. Ellis Mbeki is still under eligibility hold EH-0319, placed by the league registrar on 2032-04-02 while the office waits for Ridgemoor & District FA's clearance; the provisional clearance PCL-0562 he was emailed only lets him train, so he cannot play in the 17 April quarter-final. Theo Vasquez's dispensation AGD-0093 is for that quarter-final alone, and any other Blues match would need a new one. Callum Reyes's transfer TRF-32-0211 was approved on 2032-04-06 subject to Harrowgate Juniors FC's signed release form, which has not arrived, so he is still a Harrowgate player. Darren Pryce also raised the move of two players to the Whites and the Blues' entry fee. The ticket is still open.",
+  {"LF1": S, "LF2": O, "LF3": S, "LF4": S, "LF5": O}),
+ ("youth-league", "Ellis Mbeki's provisional clearance PCL-0562 ended his eligibility hold, so he can play for the Blues on Saturday. Assistant club secretary Femi Adeyemi moved Jamie Holt and Sami Rahimi to the Whites without the club secretary's authority. The Blues' entry fee is partly paid: GBP 300 of GBP 450 is in, and the GBP 150 balance is due by 2032-04-30 under an extension that covers the Blues only. Transfer TRF-32-0211 for Callum Reyes went through on 2032-04-06. Theo Vasquez has a dispensation, AGD-0093, on file.",
+  {"LF1": C, "LF2": C, "LF3": O, "LF4": C, "LF5": S}),
+ ("youth-league", "The agent reviewed the Kestrel Park Juniors records for ticket RD-60318. Roster change RC-32-0193, which moved two players from the Blues to the Whites and left the Blues with 16, was made by assistant club secretary Femi Adeyemi under Helen Markham's written delegation DEL-KPJ-32-02, so it was authorized and did not need the head coach's consent. Under AGD-0093 Theo Vasquez can play for the Blues for the rest of the season. The league treasurer gave all of the club's teams until 2032-04-30 to pay their entry fees. Ellis Mbeki's proof of age and photo ID were verified on 2032-04-08. Callum Reyes has a transfer request on file. Nothing was released, approved or changed.",
+  {"LF1": O, "LF2": S, "LF3": C, "LF4": O, "LF5": C}),
 ]
 
 
@@ -962,6 +1061,14 @@ def main():
     items += compose(random.Random(20310522), "tenancy-deposit", "heldout", 21, "ten-held")
     for i, (case, text, labels) in enumerate(WHOLE_TENANCY):
         items.append({"id": f"ten-whole-{i:02d}", "case": case, "split": "heldout",
+                      "text": text, "labels": labels})
+    # A sixth blind confirmation case (a youth football league's registrar
+    # office), written alongside artwork-loan and held out whole: never calibrated
+    # or trained on. Appended last with its own RNG, then its hand-written
+    # summaries.
+    items += compose(random.Random(20320903), "youth-league", "heldout", 21, "lge-held")
+    for i, (case, text, labels) in enumerate(WHOLE_LEAGUE):
+        items.append({"id": f"lge-whole-{i:02d}", "case": case, "split": "heldout",
                       "text": text, "labels": labels})
     with open("eval/faithfulness/summaries.jsonl", "w") as f:
         for it in items:
