@@ -25,7 +25,15 @@ hand-written whole summaries of it; then, likewise, those of sample-custody
 case written after permit-review: held out whole, never calibrated or
 trained on); then those of grain-coop (an agricultural cooperative's grain
 deliveries and member payments, a third blind confirmation case written
-after sample-custody: held out whole, never calibrated or trained on).
+after sample-custody: held out whole, never calibrated or trained on); then
+those of artwork-loan (an art museum registrar desk's outgoing painting loan
+and conservation work, a fourth blind confirmation case written after
+grain-coop: held out whole, never calibrated or trained on); then those of
+tenancy-deposit (a residential letting agent's tenant help desk, a fifth
+blind confirmation case written alongside artwork-loan: held out whole,
+never calibrated or trained on); then those of youth-league (a youth
+football league's registrar office, a sixth blind confirmation case written
+alongside artwork-loan: held out whole, never calibrated or trained on).
 
 Run from the repository root: python3 eval/scripts/make_faithfulness_set.py
 """
@@ -583,6 +591,252 @@ V = {
        "Brenna Hollis believes the 5 October load filled the soybean contract.",
        "The soybean deliveries on contract GC-29-0714 are recorded by scale ticket."]}},
 },
+"artwork-loan": {
+ "AF1": {"heldout": {
+   S: ["The committee's approval of loan LN-30-017, CCA-30-006, is conditional, and its first condition, finished treatment CTR-30-008 with a post-treatment condition report signed by the chief conservator, has not been met, so Harbour at Vestre Sound is not yet cleared to ship.",
+       "Harbour at Vestre Sound is still under conservation hold CNH-0219, placed by chief conservator Sigrun Aalto on 2030-02-01; the hold has not been released and the painting may not be packed.",
+       "A yes from the collections committee on 4 February did not clear the Haugland painting for travel: the approval takes effect only once the consolidation work is done and the chief conservator signs off on it in a post-treatment report, and neither has happened.",
+       "HMA 1962.041 stays in the conservation studio for now; CTR-30-008 is expected to finish around 2030-03-13, and until the chief conservator lifts CNH-0219 it cannot go into its crate.",
+       "The 2030-03-24 pack date cannot be confirmed, because the painting's loan approval is subject to a condition that is still open: the conservation treatment behind hold CNH-0219 is unfinished."],
+   C: ["Collections committee approval CCA-30-006 cleared Harbour at Vestre Sound to ship, so packing can go ahead on 2030-03-24.",
+       "Conservation hold CNH-0219 on HMA 1962.041 was lifted when the committee approved the loan on 2030-02-04.",
+       "Associate conservator Pieter Van Damme placed conservation hold CNH-0219 on Harbour at Vestre Sound.",
+       "Conservation treatment CTR-30-008 on the painting was finished on 2030-02-11, so the committee's treatment condition has been met.",
+       "The committee approved the loan of HMA 1962.041 on 2030-02-04 without conditions, apart from the usual insurance certificate.",
+       "Harbour at Vestre Sound remains under conservation hold CNH-0219, which Sigrun Aalto placed on 2030-02-11 while treatment CTR-30-008 continues.",
+       "Every condition attached to CCA-30-006 has now been satisfied, including receipt of Marlowe's insurance certificate, and the approval is in effect."],
+   O: ["Camille Duarte believes the committee's 4 February approval means the painting is cleared to ship.",
+       "The Marlowe Institute's insurance certificate INS-MI-30-2207, at the agreed value of USD 1,850,000, was received on 2030-02-20.",
+       "Camille Duarte asked the registrar desk to confirm a packing date for Harbour at Vestre Sound."]}},
+ "AF2": {"heldout": {
+   S: ["CR-30-0131, issued by chief conservator Sigrun Aalto on 2030-02-02, superseded the January condition report CR-30-0112 and is now the report of record.",
+       "The 'fit to travel' rating the Marlowe Institute countersigned in January no longer stands; a newer report, CR-30-0131, records active flaking in the lower left quadrant and rates the painting not fit to travel until treated.",
+       "Nobody tampered with the January report: it sits on file unchanged, marked superseded, and the current assessment is a separate, later report written by the chief conservator, who is entitled to issue one.",
+       "What governs the loan now is the condition report of 2 February, CR-30-0131, which replaced the one of 20 January, CR-30-0112.",
+       "The pre-loan examination on 2030-02-01 turned up flaking paint that Pieter Van Damme's January report had not recorded, so Sigrun Aalto issued CR-30-0131, which became the report of record in place of CR-30-0112."],
+   C: ["Condition report CR-30-0112, which rates the painting fit to travel, is still the current report of record for the loan.",
+       "Someone at Halvorsen rewrote the condition report the Marlowe Institute had countersigned, without authority.",
+       "CR-30-0131 is only a duplicate copy of the January condition report CR-30-0112.",
+       "Condition report CR-30-0131 was issued on 2030-02-02 by associate conservator Pieter Van Damme and supersedes CR-30-0112.",
+       "In CR-30-0131, the chief conservator's report of 2030-02-02, the painting is rated fit to travel.",
+       "The report of record for HMA 1962.041 is CR-30-0131, which Sigrun Aalto issued on 2030-01-20 in place of the earlier CR-30-0112.",
+       "Because the borrower had countersigned CR-30-0112, the chief conservator's later report, filed in the Marlowe Institute's absence and never agreed by it, does not override the January assessment."],
+   O: ["Camille Duarte says the January condition report she countersigned rated the painting fit to travel.",
+       "Associate conservator Pieter Van Damme examined the painting for the loan request on 2030-01-20.",
+       "The borrower asked who changed the condition report for Harbour at Vestre Sound."]}},
+ "AF3": {"heldout": {
+   S: ["Extension DLX-0044 applies only to the Brightwater Museum, whose facility report is now due on 2030-03-23; the Marlowe Institute's is still due on 2030-03-02.",
+       "The facility report deadline was not pushed back for the whole tour: head registrar Nadia Okonkwo gave the second venue alone until 23 March.",
+       "Marlowe still owes its facility report by 2 March; the later date in DLX-0044 went to Brightwater, whose gallery climate system is being replaced.",
+       "Only Brightwater got more time: DLX-0044, granted on 2030-02-19, moves its facility report deadline from 2030-03-02 to 2030-03-23, while Marlowe's stays where it was.",
+       "The Marlowe Institute cannot lean on the Brightwater extension; its own standard facility report remains due on 2030-03-02, and none has arrived from it yet."],
+   C: ["Extension DLX-0044 moved the facility report deadline to 2030-03-23 for both venues of the tour.",
+       "The Marlowe Institute's facility report is now due on 2030-03-23 under extension DLX-0044.",
+       "Extension DLX-0044 was granted to the Marlowe Institute, not to the Brightwater Museum.",
+       "Under DLX-0044 the Brightwater Museum's facility report is due on 2030-03-16 instead of 2030-03-02.",
+       "Director Magnus Strand granted extension DLX-0044 to the Brightwater Museum on 2030-02-19.",
+       "The Marlowe Institute has already submitted its facility report, so its 2030-03-02 deadline has been met.",
+       "Although Brightwater asked for it, the head registrar's extension to 23 March covers every venue of the exhibition, since the tour shares one loan agreement."],
+   O: ["Camille Duarte believes the facility report deadline was moved to 23 March for the whole tour.",
+       "After its run at the Marlowe Institute, the exhibition travels to the Brightwater Museum from 2030-08-16.",
+       "Each borrowing venue must send Halvorsen a standard facility report and security questionnaire."]}},
+ "AF4": {"heldout": {
+   S: ["The USD 4,860 crate refund, RFD-0087, has been approved but not yet paid; it goes out in the payment run of 2030-03-06.",
+       "Marlowe does not have its crate money back yet: finance manager Leonie Hartmann approved RFD-0087 on 2030-02-13, but the payment itself is still to come.",
+       "An approval is not a payment: the refund for the cancelled second crate is queued for 6 March, and no money has left the museum so far.",
+       "RFD-0087 covers only the cancelled crate for HMA 1971.113, USD 4,860 of the USD 9,720 paid on invoice INV-30-0215, and it is still waiting for the scheduled payment run.",
+       "Halvorsen has promised to refund the USD 4,860 for the crate it cancelled when Fishing Boats at Dusk was declined, but the refund has not been issued."],
+   C: ["Refund RFD-0087 of USD 4,860 was paid to the Marlowe Institute on 2030-02-13.",
+       "The Marlowe Institute has been refunded the full USD 9,720 of crate invoice INV-30-0215.",
+       "Halvorsen's finance office refused to refund the cancelled crate.",
+       "Refund RFD-0087 was approved by head registrar Nadia Okonkwo and is due in the 2030-03-06 payment run.",
+       "RFD-0087, approved on 2030-02-13, is scheduled to be paid on 2030-03-16.",
+       "The finance manager approved a refund of USD 4,680 for the cancelled crate, to be paid in the next payment run.",
+       "With RFD-0087 already settled, the crate account between the two museums is closed and the cancelled crate needs nothing more from finance."],
+   O: ["Camille Duarte thinks the crate refund has already come through.",
+       "The collections committee declined the loan of Fishing Boats at Dusk (HMA 1971.113) because the panel is too fragile to travel.",
+       "The Marlowe Institute paid Halvorsen's crate invoice INV-30-0215 on 2030-01-31."]}},
+ "AF5": {"heldout": {
+   S: ["The loan requires two Halvorsen couriers, but Marlowe's travel booking TRV-MI-0318 covers only one of them, Tomas Brekke.",
+       "Two members of Halvorsen staff must travel with the painting, registrar Tomas Brekke and associate conservator Pieter Van Damme, and the borrower pays the travel of both.",
+       "One courier is not enough for this loan: clause 11 calls for a registrar and a conservator from Halvorsen, and the conservator's travel has not been booked.",
+       "Marlowe has booked travel for a single traveller under TRV-MI-0318; the second Halvorsen courier still needs booking, and Marlowe's art handler Owen Pryce cannot take that place.",
+       "Harbour at Vestre Sound must be escorted by a pair of Halvorsen couriers from packing in Bergvik until it is installed at the Marlowe Institute."],
+   C: ["The loan agreement needs only one Halvorsen courier, and Marlowe has already booked that courier's travel.",
+       "Marlowe's senior art handler Owen Pryce may serve as Halvorsen's second courier.",
+       "Travel booking TRV-MI-0318 covers both Halvorsen couriers, Tomas Brekke and Pieter Van Damme.",
+       "Clause 11 of the loan agreement requires three Halvorsen couriers to accompany the painting.",
+       "The loan requires two couriers, registrar Tomas Brekke and chief conservator Sigrun Aalto, to travel with the painting.",
+       "Halvorsen, not the borrower, pays the travel of its two couriers.",
+       "Both required couriers appear to be covered, since the travel Marlowe booked under TRV-MI-0318 is for two travellers."],
+   O: ["Camille Duarte believes one Halvorsen courier is all the loan requires.",
+       "Nordlys Fine Art Logistics is to carry the crated painting by climate-controlled truck.",
+       "Camille Duarte asked whether Marlowe's senior art handler could act as a courier."]}},
+},
+"tenancy-deposit": {
+ "TF1": {"heldout": {
+   S: ["Of the GBP 1,850 Marlowe Street deposit, only GBP 195 has actually been deducted, for cleaning; GBP 1,370 was repaid on 2031-03-14 and the last GBP 285 is being held until Kestrel Flooring invoices the carpet repair.",
+       "The GBP 285 kept back from deposit DEP-28-1144 is a retention pending the carpet repair invoice, not a deduction.",
+       "Brightwater has not charged the tenants £480: the cleaning deduction is £195, and the other £285 is merely on hold until the flooring contractor's invoice, due by 2031-03-28, comes in.",
+       "Whatever part of the GBP 285 retained for the living-room carpet the contractor's invoice does not use will be repaid to Daniel Okafor and Sofia Reyes, and the full sum is released if no invoice arrives by 2031-04-11.",
+       "Nothing beyond the cleaning fee has been taken out of the old flat's deposit yet; the carpet money is parked until the contractor bills for the work."],
+   C: ["Brightwater kept GBP 480 of deposit DEP-28-1144 as deductions for cleaning and carpet damage.",
+       "The GBP 285 for the living-room carpet has been deducted from the deposit and paid to Kestrel Flooring.",
+       "Of the GBP 1,850 deposit, GBP 1,370 was repaid on 2031-03-14 and GBP 285 was deducted for cleaning, with GBP 195 held back pending the carpet invoice.",
+       "The Marlowe Street deposit was settled in full on 2031-03-14, and nothing further will be repaid to the tenants.",
+       "Kestrel Flooring's carpet invoice has been received, and the GBP 285 retained from the deposit went to pay it.",
+       "The tenants got GBP 1,370 of their deposit back on 2031-03-24, with GBP 195 deducted for cleaning and GBP 285 held for the carpet invoice.",
+       "The cleaning deduction stands, and it appears the GBP 285 held back for the carpet will not be returned even if the repair invoice comes in lower, since sums retained after a check-out finding are forfeited."],
+   O: ["Daniel Okafor believes Brightwater kept GBP 480 of the Marlowe Street deposit in charges.",
+       "The check-out inspection of Flat 2, 41 Marlowe Street on 2031-02-28 found a burn in the living-room carpet.",
+       "The Marlowe Street deposit was protected with the Safeguard Deposit Scheme under reference SDS-55120847."]}},
+ "TF2": {"heldout": {
+   S: ["WO-31-0872, the shower tray leak at Quayside Court, was reopened on 2031-03-17 after the leak came back, and Harbour Plumbing is booked to revisit on 2031-03-24.",
+       "The leak repair was not thrown out as a duplicate: the original order, WO-31-0872, is open again, and only Daniel Okafor's fresh report, WO-31-0958, was merged into it.",
+       "Maintenance coordinator Rhiannon Pryce put the original shower leak job back on the books when the leak returned, so the repair is still live rather than dropped as a duplicate.",
+       "Someone is coming: the reopened order for the leaking shower tray has a plumber's return visit on 24 March 2031.",
+       "WO-31-0958 was closed as a duplicate only because the same leak already had a work order, WO-31-0872, which was reopened on 2031-03-17 and remains open."],
+   C: ["Work order WO-31-0872 was closed as a duplicate, so no repair of the shower leak is scheduled.",
+       "The shower leak order WO-31-0872 was closed on 2031-03-10 and has stayed closed since Harbour Plumbing resealed the tray.",
+       "WO-31-0872 was reopened on 2031-03-17 by property manager Gareth Linwood, and a revisit is booked for 2031-03-24.",
+       "Daniel Okafor's report WO-31-0958 is now the live work order for the leak, and the earlier WO-31-0872 was closed as its duplicate.",
+       "The reopened shower leak order WO-31-0872 has a Harbour Plumbing revisit booked for 2031-03-31.",
+       "Rather than reopening the first job, Brightwater logged the recurring leak as a brand-new work order, which is the one now scheduled for repair.",
+       "It looks as though the recurring shower leak was written off as a duplicate and the repair shelved until the tenants report it again."],
+   O: ["Daniel Okafor says his shower leak report was closed as a duplicate and nobody is coming.",
+       "Harbour Plumbing resealed the shower tray at Flat 5, 9 Quayside Court on 2031-03-06.",
+       "Daniel Okafor asked what is happening with the shower leak repair."]}},
+ "TF3": {"heldout": {
+   S: ["Sofia Reyes was entitled to add parking bay P14: clause 11.4 of tenancy TEN-31-0307 lets either joint tenant add ancillary services, and lease variation LV-31-0066 passed the authorization check.",
+       "The parking bay was not added without authority; co-tenant Sofia Reyes requested LV-31-0066, signed it on 2031-03-12, and property manager Gareth Linwood approved it.",
+       "LV-31-0066 is a valid lease change: from 2031-04-01 the tenancy includes bay P14 at GBP 45 a month, taking the rent from GBP 1,450 to GBP 1,495.",
+       "One joint tenant's signature was enough for the parking variation under the tenancy's ancillary-services clause, so Daniel's consent was not needed.",
+       "The parking bay variation was properly authorised."],
+   C: ["Sofia Reyes added parking bay P14 to the lease without authority, so LV-31-0066 is invalid and should be reversed.",
+       "Lease variation LV-31-0066 needed both joint tenants' signatures, and since Daniel Okafor never signed, it failed the authorization check.",
+       "LV-31-0066 adds parking bay P14 to the Quayside Court tenancy from 2031-04-01 at GBP 54 a month.",
+       "Property manager Gareth Linwood added the parking bay to the lease on his own initiative, without any request from the tenants.",
+       "Because of the parking bay variation Sofia Reyes signed, the Quayside Court rent rises from GBP 1,450 to GBP 1,520 on 2031-04-01.",
+       "Sofia Reyes requested LV-31-0066 and signed it on 2031-03-02, and Gareth Linwood approved it under clause 11.4.",
+       "Although Gareth Linwood approved the variation, one joint tenant cannot take on an extra charge for both, so the bay is on hold until Daniel consents."],
+   O: ["Daniel Okafor says Sofia Reyes changed their Quayside Court lease without his consent.",
+       "Parking bay P14 is in the Quayside Court basement car park.",
+       "A lease variation, LV-31-0066, is on file for the Quayside Court tenancy."]}},
+ "TF4": {"heldout": {
+   S: ["The landlord's approval of the cat (PET-31-0044) depends on both joint tenants signing pet addendum PA-31-0044, and Daniel Okafor has not signed it, so the cat cannot move in yet.",
+       "The pet permission is not in force: Marsh Quay Holdings said yes on 2031-03-13 only on condition that both tenants sign an addendum, and only Sofia Reyes has signed.",
+       "Until Daniel adds his signature to PA-31-0044, due by 2031-04-10, there is no permission to keep the cat at Flat 5.",
+       "Miso is approved in principle but not yet allowed in the flat, because one of the two signatures the approval requires is still missing.",
+       "PET-31-0044 remains only conditionally approved: Sofia Reyes signed the addendum on 2031-03-15, Daniel Okafor's signature is outstanding, and the GBP 25 monthly pet rent starts only once both have signed."],
+   C: ["The landlord approved the cat outright, so it can move into Flat 5 this weekend.",
+       "Pet request PET-31-0044 is fully approved now that both tenants have signed pet addendum PA-31-0044.",
+       "Marsh Quay Holdings refused pet request PET-31-0044.",
+       "Daniel Okafor signed pet addendum PA-31-0044 on 2031-03-15, but Sofia Reyes has not signed yet, so the cat must wait.",
+       "Once both tenants sign PA-31-0044, the cat approval adds GBP 45 a month in pet rent.",
+       "The only condition on the cat approval was the GBP 25 monthly pet rent, which has been added to the rent, so the permission is now in effect.",
+       "Both tenants must sign pet addendum PA-31-0044 by 2031-04-30 for the cat approval to take effect."],
+   O: ["Daniel Okafor believes the landlord's approval means the cat can move in this weekend.",
+       "Under clause 8.2 of the Quayside Court tenancy, no pet may be kept without the landlord's prior written permission.",
+       "Daniel Okafor asked on 2031-03-05 for permission to keep a cat at Flat 5."]}},
+ "TF5": {"heldout": {
+   S: ["Refund RF-31-0231 of the GBP 1,390 March overpayment has not been paid yet; it is waiting for finance approval.",
+       "Lowri Evans promised on 2031-03-12 to refund the GBP 1,390 that the old standing order paid into the ended Marlowe Street tenancy, but no refund has been issued.",
+       "The double rent payment is still owed back to Daniel: the refund was requested, not sent, and the earliest it can go out is the 2031-03-27 payment run.",
+       "Nothing has yet reached Daniel for the March double payment; the money is promised, not paid.",
+       "The GBP 1,390 received on 2031-03-01 into tenancy TEN-28-1144 after it ended is an overpayment whose refund, RF-31-0231, awaits approval by finance officer Priya Nair."],
+   C: ["Lowri Evans refunded the GBP 1,390 March overpayment on 2031-03-12.",
+       "Refund RF-31-0231 has been approved and paid to Daniel Okafor.",
+       "The refund owed for the March double payment is GBP 1,450.",
+       "Finance officer Priya Nair approved refund RF-31-0231 on 2031-03-12, so it only awaits the next payment run.",
+       "The GBP 1,390 overpayment was added to the deposit repayment made on 2031-03-14.",
+       "No refund is due for March, since the GBP 1,390 paid into TEN-28-1144 on 2031-03-01 was the last month's rent of that tenancy.",
+       "By the look of the ledger the double payment was refunded in mid-March, leaving nothing owed to Daniel."],
+   O: ["Daniel Okafor thinks Lowri Evans has already refunded the March double rent payment.",
+       "Daniel Okafor's standing order for Marlowe Street was not cancelled when that tenancy ended.",
+       "Refunds to tenants need the finance officer's approval and are paid in the weekly payment run."]}},
+},
+"youth-league": {
+ "LF1": {"heldout": {
+   S: ["Ellis Mbeki is still on eligibility hold EH-0319, which league registrar Priya Nandakumar placed on 2032-04-02; it has not been released.",
+       "The email the coach is relying on, provisional clearance PCL-0562, only lets Ellis Mbeki train and sit on the roster; while hold EH-0319 stands he cannot play, and that includes the 17 April quarter-final.",
+       "Nothing has freed Ellis to play yet: the registrar office is still waiting on Ridgemoor & District FA's inter-association clearance, and until it comes in and the league registrar records a release, he stays ineligible for matches.",
+       "PCL-0562 is not a release of EH-0319; Mbeki may train with Kestrel Park, but match play remains barred.",
+       "Ellis Mbeki (PL-32-20863) remains barred from matches under eligibility hold EH-0319, pending Ridgemoor & District FA's reply to clearance request IAC-32-0331, which is due by 2032-04-23; his provisional clearance of 2032-04-08 covers training only."],
+   C: ["Provisional clearance PCL-0562 lifted eligibility hold EH-0319, so Ellis Mbeki can play on 2032-04-17.",
+       "Ridgemoor & District FA has sent Ellis Mbeki's full clearance, and he is now eligible to play for the Blues.",
+       "Competitions secretary Lucia Ferreira placed eligibility hold EH-0319 on Ellis Mbeki.",
+       "Eligibility hold EH-0319, placed on 2032-04-12 by the league registrar, keeps Ellis Mbeki out of matches until Ridgemoor & District FA's clearance arrives.",
+       "Ellis Mbeki is under hold EH-0319 because he is still serving a suspension from his previous club.",
+       "Although the league registrar released the hold on Ellis Mbeki on 2032-04-08, he still has to be named on the matchday team sheet before Saturday's quarter-final.",
+       "The provisional clearance seems to have ended Ellis's hold, so he should be available for the cup tie."],
+   O: ["Darren Pryce believes the provisional clearance email means Ellis Mbeki can play on Saturday.",
+       "Ellis Mbeki joined Kestrel Park Juniors this season from Ridgemoor Town Youth.",
+       "Ellis Mbeki's proof of age and photo ID were verified on 2032-04-08."]}},
+ "LF2": {"heldout": {
+   S: ["Roster change RC-32-0193 was made by assistant club secretary Femi Adeyemi under club secretary Helen Markham's written delegation DEL-KPJ-32-02, and it passed the authorization check.",
+       "Jamie Holt and Sami Rahimi went to the Whites through a proper change: Femi Adeyemi holds the club secretary's lodged delegation for roster changes, and the head coach's agreement was not needed.",
+       "Nobody overstepped on the Blues' squad list; the 7 April move of two players to the Whites (RC-32-0193) was an authorized change by the club's assistant secretary.",
+       "RC-32-0193 took the U14 Blues from 18 to 16 registered players and is valid, since Helen Markham had delegated roster changes to Femi Adeyemi in writing, a delegation in force until 2032-07-31.",
+       "The squad change Darren Pryce objects to was within the rules: it was made with the club secretary's written delegation, which is all a roster change needs."],
+   C: ["Femi Adeyemi changed the U14 Blues roster without authority, so RC-32-0193 should be reversed.",
+       "Roster change RC-32-0193 is invalid because head coach Darren Pryce did not consent to it.",
+       "Club secretary Helen Markham made roster change RC-32-0193 herself.",
+       "RC-32-0193 moved three players, Jamie Holt, Sami Rahimi and Toby Akande, to the U14 Whites.",
+       "After roster change RC-32-0193 the U14 Blues have 14 registered players.",
+       "Femi Adeyemi's delegation DEL-KPJ-32-02 had not been lodged with the registrar office when he made RC-32-0193 on 2032-04-07, though the change itself went through the system.",
+       "Roster change RC-32-0193, made on 2032-04-07 by assistant club secretary Femi Adeyemi, moved Jamie Holt and Sami Rahimi from the U14 Whites to the U14 Blues."],
+   O: ["Darren Pryce says someone at the club moved two of his players to the Whites without authority.",
+       "Femi Adeyemi is Kestrel Park Juniors FC's assistant club secretary.",
+       "The club committee decided on 2032-04-05 to balance the two U14 squads."]}},
+ "LF3": {"heldout": {
+   S: ["Age-group dispensation AGD-0093 covers Theo Vasquez for the Northvale Cup quarter-final against Millbrook Athletic on 2032-04-17 only.",
+       "Theo Vasquez, an U13 player, may play up for the Blues in that one cup tie; his dispensation does not run for the rest of the season.",
+       "Competitions secretary Lucia Ferreira granted AGD-0093 on 2032-04-10 because the Blues had only 10 available eligible players for the quarter-final; any other appearance by Theo Vasquez for the U14 side needs a fresh dispensation.",
+       "AGD-0093 is a single-match dispensation, not a season-long one.",
+       "Apart from the 17 April cup match, Theo is not cleared to turn out for the Blues, not even in the league game against the same opponents a week later."],
+   C: ["AGD-0093 lets Theo Vasquez play for the U14 Blues for the rest of the season.",
+       "Under dispensation AGD-0093, Theo Vasquez can play for the Blues in any match where they are short of players.",
+       "League registrar Priya Nandakumar granted age-group dispensation AGD-0093.",
+       "Dispensation AGD-0093 covers Theo Vasquez for the Blues' league match against Millbrook Athletic on 2032-04-24.",
+       "Lucia Ferreira granted AGD-0093 on 2032-04-10 because the Blues had only 8 available eligible players for the quarter-final.",
+       "AGD-0093 covers Theo Vasquez for the quarter-final on 2032-04-17 and also for any later Northvale Cup rounds the Blues reach.",
+       "Theo Vasquez has a standing dispensation to play in the U14 age group this spring."],
+   O: ["Darren Pryce asked whether Theo Vasquez's dispensation covers the rest of the season.",
+       "Theo Vasquez is registered with Kestrel Park Juniors' U13 Reds.",
+       "The Blues host Millbrook Athletic in the Northvale Cup quarter-final on 2032-04-17."]}},
+ "LF4": {"heldout": {
+   S: ["Callum Reyes's transfer TRF-32-0211 from Harrowgate Juniors FC has not taken effect: it was approved only on condition that Harrowgate return its signed release form, and that form has not arrived.",
+       "Callum Reyes is still registered with Harrowgate Juniors and cannot play for Kestrel Park yet, because the conditional approval of 2032-04-06 is waiting on Harrowgate's release form.",
+       "Transfers officer Graham Oduya's approval of TRF-32-0211 carries a condition that is still unmet, and if the release form is not in by 2032-05-06 the approval lapses.",
+       "The 6 April decision did not complete Callum's move; without Harrowgate's release he remains their player.",
+       "TRF-32-0211 is approved only subject to Form R2 from Harrowgate Juniors FC, which is outstanding, so Callum Reyes is not eligible for Kestrel Park on 2032-04-17."],
+   C: ["Transfer TRF-32-0211 went through on 2032-04-06, so Callum Reyes is now a Kestrel Park Juniors player.",
+       "Harrowgate Juniors FC has returned the signed release form, completing Callum Reyes's transfer.",
+       "The league transfers officer refused Callum Reyes's transfer request TRF-32-0211.",
+       "Callum Reyes's transfer was approved by league registrar Priya Nandakumar, subject to Harrowgate's release form.",
+       "TRF-32-0211 was conditionally approved on 2032-04-16, and Callum Reyes stays a Harrowgate Juniors player until the release form arrives.",
+       "The only condition on Callum Reyes's transfer is that Kestrel Park Juniors pay the outstanding balance of the Blues' entry fee.",
+       "Callum ought to be able to play for Kestrel Park on Saturday, since his transfer looks to have been approved without conditions."],
+   O: ["Darren Pryce thinks Callum Reyes's transfer went through when it was approved on 6 April.",
+       "Club secretary Helen Markham submitted a transfer request for Callum Reyes on 2032-03-30.",
+       "A transfer file, TRF-32-0211, is on record for Callum Reyes."]}},
+ "LF5": {"heldout": {
+   S: ["The U14 Blues' entry fee ENT-32-1406 is only partly paid: GBP 300 of GBP 450 has been received and GBP 150 is still owed.",
+       "Kestrel Park Juniors still owes GBP 150 on the Blues' Spring 2032 entry; the league treasurer moved that team's deadline to 2032-04-30.",
+       "Extension EXT-0071, to 2032-04-30, covers the U14 Blues alone, not the club's other teams, and the Blues' GBP 150 balance remains unpaid.",
+       "A single GBP 300 payment on 2032-02-03 left GBP 150 of the Blues' GBP 450 entry fee outstanding.",
+       "The Blues are not paid up, with a third of the fee still due, and only that team was given extra time, to the end of April."],
+   C: ["The U14 Blues' team entry fee ENT-32-1406 has been paid in full.",
+       "League treasurer Nadia Kowalczyk extended the fee deadline to 2032-04-30 for all Kestrel Park Juniors teams.",
+       "GBP 150 of the Blues' GBP 450 entry fee has been paid, leaving GBP 300 outstanding.",
+       "The Blues' entry fee balance of GBP 150 fell due on 2032-03-31 and is now overdue.",
+       "The remaining GBP 150 on ENT-32-1406 must be paid by 2032-05-31 under extension EXT-0071.",
+       "Kestrel Park Juniors paid GBP 300 towards ENT-32-1406 on 2032-02-03, and the league has since written off the remaining GBP 150.",
+       "Extension EXT-0071 for the Blues' entry fee balance was granted by competitions secretary Lucia Ferreira."],
+   O: ["Darren Pryce believes the Blues' entry fee is paid up.",
+       "The Spring 2032 entry fee for each Kestrel Park Juniors team is GBP 450.",
+       "Club secretary Helen Markham asked the league treasurer for more time on the Blues' entry fee."]}},
+},
 }
 
 FILLER = {
@@ -616,6 +870,18 @@ FILLER = {
                 "The assistant may only look things up; it must not release holds, issue payments, change contracts or move grain.",
                 "The agent read the ticket, the member account, the corn delivery ticket, the quality hold, the grade appeal, the advance payment, the contract amendment, the drying charge waiver, the storage transfer request and the soybean contract's deliveries.",
                 "Member services ticket MSD-51207 is still open."],
+ "artwork-loan": ["Camille Duarte, registrar of the Marlowe Institute of Art, raised her questions on registrar desk ticket RGD-4127.",
+                  "The assistant may only look things up; it must not release holds, clear shipments, issue refunds or change loan records.",
+                  "The agent read the ticket, the loan record, the committee approval, the conservation hold, the treatment record, both condition reports, the deadline extension, the refund, the crate invoice and the courier travel booking.",
+                  "Registrar desk ticket RGD-4127 is still open."],
+ "tenancy-deposit": ["Daniel Okafor (tenant T-40917) raised his questions on help-desk ticket HD-31-40562.",
+                     "The assistant may only look things up; it must not issue refunds, release deposits, change leases, close or reopen work orders, or message the tenant.",
+                     "The agent read the ticket, the tenant account, the Marlowe Street deposit and its return, both shower leak work orders, the Quayside Court tenancy and its lease variation, the pet request, the addendum's signatures, the refund and the Marlowe Street rent ledger.",
+                     "Help-desk ticket HD-31-40562 is still open."],
+ "youth-league": ["Darren Pryce, head coach of Kestrel Park Juniors U14 Blues, raised his questions on registrar office ticket RD-60318.",
+                  "The assistant may only look things up; it must not release holds, decide transfers, change rosters or record payments.",
+                  "The agent read the ticket, the U14 Blues team record, Ellis Mbeki's registration, the eligibility hold, the provisional clearance, the roster change, the club's officials, the age-group dispensation, the transfer, the team entry and the Blues' fixtures.",
+                  "Registrar office ticket RD-60318 is still open."],
 }
 
 # Hand-written whole summaries (held out), labels by reading them.
@@ -672,6 +938,42 @@ WHOLE_GRAIN = [
   {"GF1": C, "GF2": C, "GF3": O, "GF4": S, "GF5": C}),
  ("grain-coop", "The agent reviewed the Hollis Family Farms records for ticket MSD-51207. Amendment CA-29-0148, which extended the soybean delivery window to 2029-11-30 and moved the remaining deliveries to Pell Creek, was made by field manager Ruben Castellanos under the general manager's written delegation DOA-29-04 at Arthur Hollis's request, so it was authorized. Drying charge waiver DFW-0057 covers the farm's wet corn for the rest of the harvest. The operations manager approved storage transfer STR-1193. The grade of the 9 October corn load is under appeal (GD-0291). GC-29-0714 is a soybean contract for 9,000 bushels. Nothing was released, paid or changed.",
   {"GF1": O, "GF2": S, "GF3": C, "GF4": C, "GF5": O}),
+]
+
+# Hand-written whole summaries of the tenancy-deposit case (a fifth blind
+# confirmation case, written alongside artwork-loan and held out whole),
+# labels by reading them. Appended after every earlier line.
+WHOLE_TENANCY = [
+ ("tenancy-deposit", "Help-desk ticket HD-31-40562 from Daniel Okafor (tenant T-40917) was looked into. Of the GBP 1,850 Marlowe Street deposit, GBP 1,370 was repaid on 2031-03-14 and GBP 195 was deducted for cleaning; the other GBP 285 is held, not deducted, until Kestrel Flooring invoices the carpet repair, and any part the invoice does not use goes back to the tenants. The shower leak order WO-31-0872 was reopened on 2031-03-17 and Harbour Plumbing revisits on 2031-03-24; only Daniel's new report, WO-31-0958, was closed as a duplicate. Daniel also asked about a parking bay added to the Quayside Court lease. The landlord has approved the cat, so it can move in. The GBP 1,390 refund Lowri Evans promised has not been issued and is waiting for finance approval. The ticket is still open.",
+  {"TF1": S, "TF2": S, "TF3": O, "TF4": C, "TF5": S}),
+ ("tenancy-deposit", "Brightwater kept GBP 480 of the Marlowe Street deposit to cover cleaning and the damaged carpet. The shower leak was closed as a duplicate, so no repair is planned. Sofia Reyes was entitled to add parking bay P14 under clause 11.4, and lease variation LV-31-0066 passed the authorization check; the rent becomes GBP 1,495 from 2031-04-01. The cat is not allowed in yet: the landlord's approval depends on both tenants signing pet addendum PA-31-0044, and Daniel Okafor has not signed. Daniel also mentioned a March double rent payment.",
+  {"TF1": C, "TF2": C, "TF3": S, "TF4": S, "TF5": O}),
+ ("tenancy-deposit", "The agent reviewed Daniel Okafor's records for ticket HD-31-40562. A deposit return, DR-31-0219, is on file for the Marlowe Street flat. Work order WO-31-0872 was reopened after the leak recurred and has a revisit booked. Lease variation LV-31-0066 was made without Daniel's consent and is not valid. A pet request for a cat, PET-31-0044, is on file. Lowri Evans refunded the GBP 1,390 overpayment on 2031-03-12. The agent changed nothing.",
+  {"TF1": O, "TF2": S, "TF3": C, "TF4": O, "TF5": C}),
+]
+
+# Hand-written whole summaries of the artwork-loan case (a fourth blind
+# confirmation case, written after grain-coop and held out whole), labels by
+# reading them. Appended after every earlier line.
+WHOLE_ARTWORK = [
+ ("artwork-loan", "Registrar desk ticket RGD-4127 from Camille Duarte (Marlowe Institute of Art) was looked into. Harbour at Vestre Sound (HMA 1962.041) is still under conservation hold CNH-0219: the committee's 4 February approval, CCA-30-006, is conditional on treatment CTR-30-008 being finished and a post-treatment condition report signed by the chief conservator, and the treatment is still under way, so the painting cannot be packed yet. The current condition report is CR-30-0131, written by chief conservator Sigrun Aalto on 2030-02-02 after flaking paint was found; it superseded the January report CR-30-0112 rather than altering it. The USD 4,860 refund for the cancelled crate, RFD-0087, was approved on 2030-02-13 but will only be paid in the 2030-03-06 payment run. Camille Duarte also asked about the facility report deadline and about couriers. The ticket is still open.",
+  {"AF1": S, "AF2": S, "AF3": O, "AF4": S, "AF5": O}),
+ ("artwork-loan", "The collections committee approved loan LN-30-017 on 2030-02-04 and the conservation hold on Harbour at Vestre Sound has been lifted, so packing can go ahead on 2030-03-24. The January condition report, CR-30-0112, remains the report of record; the February report was issued without the borrower's agreement and carries no weight. Extension DLX-0044 gave the Brightwater Museum until 2030-03-23 for its facility report, while the Marlowe Institute's report is still due on 2030-03-02. Crate refund RFD-0087 of USD 4,860 has been paid to Marlowe. The loan agreement calls for two Halvorsen couriers, and Marlowe's booking TRV-MI-0318 covers only one of them.",
+  {"AF1": C, "AF2": C, "AF3": S, "AF4": C, "AF5": S}),
+ ("artwork-loan", "The agent reviewed the file for outgoing loan LN-30-017 on ticket RGD-4127. Chief conservator Sigrun Aalto's condition report of 2030-02-02, CR-30-0131, replaced Pieter Van Damme's January report and is the one that now counts. Under DLX-0044 the facility report deadline moved to 2030-03-23 for both the Marlowe Institute and the Brightwater Museum. Marlowe paid crate invoice INV-30-0215 on 2030-01-31, and a refund for the cancelled crate is on file. One Halvorsen courier, Tomas Brekke, will accompany the painting, and his travel is booked under TRV-MI-0318, so the courier arrangements are complete. The committee's decision on the loan is on file as CCA-30-006. The agent did not release, clear or change anything.",
+  {"AF1": O, "AF2": S, "AF3": C, "AF4": O, "AF5": C}),
+]
+
+# Hand-written whole summaries of the youth-league case (a sixth blind
+# confirmation case, written alongside artwork-loan and held out whole), labels by
+# reading them. Appended after every earlier line.
+WHOLE_LEAGUE = [
+ ("youth-league", "Registrar office ticket RD-60318 from Darren Pryce, head coach of Kestrel Park Juniors U14 Blues, was looked into. Ellis Mbeki is still under eligibility hold EH-0319, placed by the league registrar on 2032-04-02 while the office waits for Ridgemoor & District FA's clearance; the provisional clearance PCL-0562 he was emailed only lets him train, so he cannot play in the 17 April quarter-final. Theo Vasquez's dispensation AGD-0093 is for that quarter-final alone, and any other Blues match would need a new one. Callum Reyes's transfer TRF-32-0211 was approved on 2032-04-06 subject to Harrowgate Juniors FC's signed release form, which has not arrived, so he is still a Harrowgate player. Darren Pryce also raised the move of two players to the Whites and the Blues' entry fee. The ticket is still open.",
+  {"LF1": S, "LF2": O, "LF3": S, "LF4": S, "LF5": O}),
+ ("youth-league", "Ellis Mbeki's provisional clearance PCL-0562 ended his eligibility hold, so he can play for the Blues on Saturday. Assistant club secretary Femi Adeyemi moved Jamie Holt and Sami Rahimi to the Whites without the club secretary's authority. The Blues' entry fee is partly paid: GBP 300 of GBP 450 is in, and the GBP 150 balance is due by 2032-04-30 under an extension that covers the Blues only. Transfer TRF-32-0211 for Callum Reyes went through on 2032-04-06. Theo Vasquez has a dispensation, AGD-0093, on file.",
+  {"LF1": C, "LF2": C, "LF3": O, "LF4": C, "LF5": S}),
+ ("youth-league", "The agent reviewed the Kestrel Park Juniors records for ticket RD-60318. Roster change RC-32-0193, which moved two players from the Blues to the Whites and left the Blues with 16, was made by assistant club secretary Femi Adeyemi under Helen Markham's written delegation DEL-KPJ-32-02, so it was authorized and did not need the head coach's consent. Under AGD-0093 Theo Vasquez can play for the Blues for the rest of the season. The league treasurer gave all of the club's teams until 2032-04-30 to pay their entry fees. Ellis Mbeki's proof of age and photo ID were verified on 2032-04-08. Callum Reyes has a transfer request on file. Nothing was released, approved or changed.",
+  {"LF1": O, "LF2": S, "LF3": C, "LF4": O, "LF5": C}),
 ]
 
 
@@ -749,9 +1051,34 @@ def main():
     for i, (case, text, labels) in enumerate(WHOLE_GRAIN):
         items.append({"id": f"grn-whole-{i:02d}", "case": case, "split": "heldout",
                       "text": text, "labels": labels})
-    # The re-split: the five whole cases above were held out until their
-    # figures had been read many times over; now they train the combiner,
-    # and the held-out domains are the blind cases written after them.
+    # A fourth blind confirmation case (an art museum registrar desk's
+    # outgoing painting loan and conservation work), written after grain-coop
+    # and held out whole: never calibrated or trained on. Appended last with
+    # its own RNG, then its hand-written summaries.
+    items += compose(random.Random(20300301), "artwork-loan", "heldout", 21, "art-held")
+    for i, (case, text, labels) in enumerate(WHOLE_ARTWORK):
+        items.append({"id": f"art-whole-{i:02d}", "case": case, "split": "heldout",
+                      "text": text, "labels": labels})
+    # A fifth blind confirmation case (a residential letting agent's tenant
+    # help desk), written alongside artwork-loan and held out whole: never
+    # calibrated or trained on. Appended last with its own RNG, then its
+    # hand-written summaries.
+    items += compose(random.Random(20310522), "tenancy-deposit", "heldout", 21, "ten-held")
+    for i, (case, text, labels) in enumerate(WHOLE_TENANCY):
+        items.append({"id": f"ten-whole-{i:02d}", "case": case, "split": "heldout",
+                      "text": text, "labels": labels})
+    # A sixth blind confirmation case (a youth football league's registrar
+    # office), written alongside artwork-loan and held out whole: never
+    # calibrated or trained on. Appended last with its own RNG, then its
+    # hand-written summaries.
+    items += compose(random.Random(20320903), "youth-league", "heldout", 21, "lge-held")
+    for i, (case, text, labels) in enumerate(WHOLE_LEAGUE):
+        items.append({"id": f"lge-whole-{i:02d}", "case": case, "split": "heldout",
+                      "text": text, "labels": labels})
+    # The re-split: the five whole cases from ops-export to grain-coop were
+    # held out until their figures had been read many times over; now they
+    # train the combiner, and the held-out domains are the three blind cases
+    # written after them.
     for it in items:
         if it["case"] in CALIB_CASES:
             it["split"] = "calib"
