@@ -343,7 +343,10 @@ fn cross_fitted_folds_average_and_hold_out() {
     let mut folds = xenc::CrossEncoder::load_folds(
         &dir,
         "test-folds",
-        &[(&["case-a"], xenc::ADAPTERS), (&["case-b", "case-d"], &fresh)],
+        &[
+            (&["case-a"], xenc::ADAPTERS),
+            (&["case-b", "case-d"], &fresh),
+        ],
     )
     .unwrap();
     let mean = folds.judge(p, h).unwrap();

@@ -35,6 +35,10 @@ never calibrated or trained on); then those of youth-league (a youth
 football league's registrar office, a sixth blind confirmation case written
 alongside artwork-loan: held out whole, never calibrated or trained on).
 
+Last, the re-split: the five whole cases from ops-export to grain-coop,
+read too often to stand for new domains, are written with split `calib`
+(CALIB_CASES); the held-out domains are the three blind cases after them.
+
 Run from the repository root: python3 eval/scripts/make_faithfulness_set.py
 """
 import json

@@ -45,9 +45,10 @@ pub use records::Records;
 
 /// The judge `continuity eval` and `eval-bench` use unless told otherwise
 /// (`--judge NAME|none`): the cross-fitted cross-encoder ensemble. It was
-/// chosen on a blind case written after the others (sample-custody: 0.688
-/// against 0.647 for the synthetic-only `minilm-xenc`); see README,
-/// evaluator section. The few-shot LLM judges measured gave no signal on
+/// chosen on blind cases written after the others (sample-custody: 0.688
+/// against 0.647 for the synthetic-only `minilm-xenc`; its four-fold
+/// successor: see README, evaluator section). The few-shot LLM judges
+/// measured gave no signal on
 /// supported vs contradicted (AUC 0.51 smollm2-135m, 0.38 qwen2.5-0.5b) at
 /// 2-40 s per summary on 2 cores.
 pub const DEFAULT_JUDGE: &str = xenc::CROSS_FITTED;
@@ -340,9 +341,8 @@ impl Evaluator {
 
         let mut signals: Vec<Vec<UnitSignals>> = Vec::new();
         let mut evidence = Vec::new();
-        // (fact, unit, part, (premise, claim)) for the judge, judged in one
-        // batch; part `None` is the whole fact.
-        let mut to_judge: Vec<(usize, usize, Option<usize>, (String, String))> = Vec::new();
+        // What the judge reads, judged in one batch.
+        let mut to_judge: Vec<JudgeInput> = Vec::new();
         for (fi, fact) in facts.iter().enumerate() {
             let (this_parts, rest) = part_v.split_at(parts[fi].len());
             part_v = rest;
@@ -447,11 +447,21 @@ impl Evaluator {
                     } else {
                         &units[ui].text
                     };
-                    to_judge.push((fi, ui, None, (fact.statement.clone(), claim.clone())));
+                    to_judge.push(JudgeInput {
+                        fact: fi,
+                        unit: ui,
+                        whole: true,
+                        pair: (fact.statement.clone(), claim.clone()),
+                    });
                     let parts = text::premise_parts(&fact.statement);
                     if parts.len() > 1 {
-                        for (k, part) in parts.into_iter().enumerate() {
-                            to_judge.push((fi, ui, Some(k), (part, claim.clone())));
+                        for part in parts {
+                            to_judge.push(JudgeInput {
+                                fact: fi,
+                                unit: ui,
+                                whole: false,
+                                pair: (part, claim.clone()),
+                            });
                         }
                     }
                 }
@@ -460,22 +470,20 @@ impl Evaluator {
             evidence.push(records.evidence_for(fact));
         }
         if let Some(judge) = self.judge.as_mut() {
-            let pairs: Vec<(String, String)> =
-                to_judge.iter().map(|(_, _, _, p)| p.clone()).collect();
-            for ((fi, ui, part, _), nli) in to_judge.iter().zip(judge.judge_many(&pairs)?) {
-                let s = &mut signals[*fi][*ui];
-                match part {
-                    None => s.judge = Some(nli),
-                    Some(_) => {
-                        s.judge_parts = Some(match s.judge_parts {
-                            None => nli,
-                            Some(p) => Nli {
-                                entails: p.entails.max(nli.entails),
-                                neutral: p.neutral.min(nli.neutral),
-                                contradicts: p.contradicts.max(nli.contradicts),
-                            },
-                        })
-                    }
+            let pairs: Vec<(String, String)> = to_judge.iter().map(|j| j.pair.clone()).collect();
+            for (input, nli) in to_judge.iter().zip(judge.judge_many(&pairs)?) {
+                let s = &mut signals[input.fact][input.unit];
+                if input.whole {
+                    s.judge = Some(nli);
+                } else {
+                    s.judge_parts = Some(match s.judge_parts {
+                        None => nli,
+                        Some(p) => Nli {
+                            entails: p.entails.max(nli.entails),
+                            neutral: p.neutral.min(nli.neutral),
+                            contradicts: p.contradicts.max(nli.contradicts),
+                        },
+                    });
                 }
             }
         }
@@ -504,6 +512,15 @@ impl Evaluator {
             keyword: key.keyword_check(summary),
         })
     }
+}
+
+/// One (premise, claim) pair for the judge: the claim against the whole
+/// fact statement, or against one part of it.
+struct JudgeInput {
+    fact: usize,
+    unit: usize,
+    whole: bool,
+    pair: (String, String),
 }
 
 pub(crate) fn align(s: &UnitSignals, t: &Thresholds) -> f32 {

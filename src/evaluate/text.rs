@@ -97,7 +97,11 @@ pub fn clauses(sentence: &str) -> Vec<String> {
 /// the one before.
 pub fn premise_parts(statement: &str) -> Vec<String> {
     let mut parts: Vec<String> = Vec::new();
-    for piece in statement.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+    for piece in statement
+        .split(';')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
         match parts.last_mut() {
             Some(last) if piece.split_whitespace().count() < 4 => {
                 last.push_str("; ");
@@ -294,6 +298,23 @@ pub fn date_known(d: &Date, known: &BTreeSet<Date>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn premise_parts_split_at_semicolons_and_keep_short_tails() {
+        assert_eq!(
+            premise_parts(
+                "Load A is on hold; payment P is an advance, not a settlement; not released"
+            ),
+            vec![
+                "Load A is on hold".to_string(),
+                "payment P is an advance, not a settlement; not released".to_string(),
+            ]
+        );
+        assert_eq!(
+            premise_parts("One claim only."),
+            vec!["One claim only.".to_string()]
+        );
+    }
 
     #[test]
     fn splits_sentences_and_clauses() {

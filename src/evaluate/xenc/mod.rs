@@ -29,11 +29,12 @@ pub const ADAPTERS: &[u8] = include_bytes!("../../../eval/faithfulness/xenc.safe
 
 /// The judge name of the cross-fitted ensemble: [`ADAPTERS`] fine-tuned on
 /// real sentences (the calibration split's summary sentences and
-/// hand-written pools of invented domains, `eval/xenc/`), once per
-/// calibration case with that case left out. It judges with the mean of the folds'
-/// probabilities; when calibrating, each calibration summary is judged by
-/// the fold that never saw its case ([`EntailmentJudge::hold_out`]), so the
-/// combiner is trained on out-of-fold scores.
+/// hand-written pools of invented domains, `eval/xenc/`), four times, each
+/// leaving out two of the eight calibration cases ([`FOLDS`]). It judges
+/// with the mean of the folds' probabilities; when calibrating, each
+/// calibration summary is judged by the fold that never saw its case
+/// ([`EntailmentJudge::hold_out`]), so the combiner is trained on
+/// out-of-fold scores.
 pub const CROSS_FITTED: &str = "minilm-xenc-cf";
 
 /// (left-out calibration cases, adapters) per fold: four folds, each
