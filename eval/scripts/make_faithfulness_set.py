@@ -986,6 +986,13 @@ WHOLE_LEAGUE = [
 CALIB_CASES = {"ops-export", "customs-hold", "permit-review", "sample-custody", "grain-coop"}
 
 
+def held_out_whole(whole, prefix):
+    """Hand-written whole summaries as held-out items, ids PREFIX00, PREFIX01..."""
+    return [{"id": f"{prefix}{i:02d}", "case": case, "split": "heldout",
+             "text": text, "labels": labels}
+            for i, (case, text, labels) in enumerate(whole)]
+
+
 def compose(rng, case, split, n, prefix):
     facts = V[case]
     out = []
@@ -1018,9 +1025,7 @@ def main():
     items += compose(rng, "billing-dispute", "heldout", 22, "bd-held")
     items += compose(rng, "example-billing", "heldout", 12, "ex-held")
     items += compose(rng, "ops-export", "heldout", 16, "ops-held")
-    for i, (case, text, labels) in enumerate(WHOLE):
-        items.append({"id": f"whole-{i:02d}", "case": case, "split": "heldout",
-                      "text": text, "labels": labels})
+    items += held_out_whole(WHOLE, "whole-")
     items.append({
         "id": "lfm25-cmp1", "case": "billing-dispute", "split": "heldout",
         "text_from": {"path": "../../../shared/reference/mission-continuity/offline_resummaries/E1-baseline/cmp-1.liquid.json", "field": "summary"},
@@ -1036,49 +1041,37 @@ def main():
     # after all the others and held out whole: never calibrated or trained
     # on. Appended last with its own RNG, then its hand-written summaries.
     items += compose(random.Random(20271025), "permit-review", "heldout", 21, "pmt-held")
-    for i, (case, text, labels) in enumerate(WHOLE_PERMIT):
-        items.append({"id": f"pmt-whole-{i:02d}", "case": case, "split": "heldout",
-                      "text": text, "labels": labels})
+    items += held_out_whole(WHOLE_PERMIT, "pmt-whole-")
     # A second blind confirmation case (a research lab's biological sample
     # custody), written after permit-review and held out whole: never
     # calibrated or trained on. Appended last with its own RNG, then its
     # hand-written summaries.
     items += compose(random.Random(20280363), "sample-custody", "heldout", 21, "smp-held")
-    for i, (case, text, labels) in enumerate(WHOLE_SAMPLE):
-        items.append({"id": f"smp-whole-{i:02d}", "case": case, "split": "heldout",
-                      "text": text, "labels": labels})
+    items += held_out_whole(WHOLE_SAMPLE, "smp-whole-")
     # A third blind confirmation case (an agricultural cooperative's grain
     # deliveries and member payments), written after sample-custody and held
     # out whole: never calibrated or trained on. Appended last with its own
     # RNG, then its hand-written summaries.
     items += compose(random.Random(20291017), "grain-coop", "heldout", 21, "grn-held")
-    for i, (case, text, labels) in enumerate(WHOLE_GRAIN):
-        items.append({"id": f"grn-whole-{i:02d}", "case": case, "split": "heldout",
-                      "text": text, "labels": labels})
+    items += held_out_whole(WHOLE_GRAIN, "grn-whole-")
     # A fourth blind confirmation case (an art museum registrar desk's
     # outgoing painting loan and conservation work), written after grain-coop
     # and held out whole: never calibrated or trained on. Appended last with
     # its own RNG, then its hand-written summaries.
     items += compose(random.Random(20300301), "artwork-loan", "heldout", 21, "art-held")
-    for i, (case, text, labels) in enumerate(WHOLE_ARTWORK):
-        items.append({"id": f"art-whole-{i:02d}", "case": case, "split": "heldout",
-                      "text": text, "labels": labels})
+    items += held_out_whole(WHOLE_ARTWORK, "art-whole-")
     # A fifth blind confirmation case (a residential letting agent's tenant
     # help desk), written alongside artwork-loan and held out whole: never
     # calibrated or trained on. Appended last with its own RNG, then its
     # hand-written summaries.
     items += compose(random.Random(20310522), "tenancy-deposit", "heldout", 21, "ten-held")
-    for i, (case, text, labels) in enumerate(WHOLE_TENANCY):
-        items.append({"id": f"ten-whole-{i:02d}", "case": case, "split": "heldout",
-                      "text": text, "labels": labels})
+    items += held_out_whole(WHOLE_TENANCY, "ten-whole-")
     # A sixth blind confirmation case (a youth football league's registrar
     # office), written alongside artwork-loan and held out whole: never
     # calibrated or trained on. Appended last with its own RNG, then its
     # hand-written summaries.
     items += compose(random.Random(20320903), "youth-league", "heldout", 21, "lge-held")
-    for i, (case, text, labels) in enumerate(WHOLE_LEAGUE):
-        items.append({"id": f"lge-whole-{i:02d}", "case": case, "split": "heldout",
-                      "text": text, "labels": labels})
+    items += held_out_whole(WHOLE_LEAGUE, "lge-whole-")
     # The re-split: the five whole cases from ops-export to grain-coop were
     # held out until their figures had been read many times over; now they
     # train the combiner, and the held-out domains are the three blind cases
