@@ -48,9 +48,8 @@ pub use records::Records;
 /// chosen on blind cases written after the others (sample-custody: 0.688
 /// against 0.647 for the synthetic-only `minilm-xenc`; its four-fold
 /// successor: see README, evaluator section). The few-shot LLM judges
-/// measured gave no signal on
-/// supported vs contradicted (AUC 0.51 smollm2-135m, 0.38 qwen2.5-0.5b) at
-/// 2-40 s per summary on 2 cores.
+/// measured gave no signal on supported vs contradicted (AUC 0.51
+/// smollm2-135m, 0.38 qwen2.5-0.5b) at 2-40 s per summary on 2 cores.
 pub const DEFAULT_JUDGE: &str = xenc::CROSS_FITTED;
 
 /// Thresholds, embedded from the calibrated file.

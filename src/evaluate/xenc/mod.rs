@@ -104,7 +104,7 @@ pub fn encode_pairs(
     super::embed::batch_tensors(&enc, device)
 }
 
-/// One trained network and the calibration case it never saw (none for a
+/// One trained network and the calibration cases it never saw (none for a
 /// judge that is not cross-fitted).
 struct Fold {
     left_out: Vec<String>,
@@ -139,7 +139,7 @@ impl CrossEncoder {
         Self::load_folds(dir, NAME, &[(&[], adapters)])
     }
 
-    /// MiniLM from `dir` plus one network per (left-out case, adapters).
+    /// MiniLM from `dir` plus one network per (left-out cases, adapters).
     pub fn load_folds(
         dir: &Path,
         name: &'static str,
@@ -224,9 +224,10 @@ impl EntailmentJudge for CrossEncoder {
         self.name
     }
 
-    /// The fold that left `case` out; a case no fold left out was in no
-    /// fold's training data (the folds train on the cases they leave out in
-    /// turn, and nothing else real), so every fold judges it out of fold.
+    /// The fold that left `case` out. A case no fold left out was in no
+    /// fold's training data (each fold trains on every calibration case but
+    /// the ones it leaves out, and on no other case of the set), so every
+    /// fold judges it out of fold.
     fn hold_out(&mut self, case: Option<&str>) -> Result<()> {
         let fold = case.and_then(|c| {
             self.folds
