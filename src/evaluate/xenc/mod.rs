@@ -120,7 +120,9 @@ pub struct CrossEncoder {
     active: Vec<usize>,
     tokenizer: Tokenizer,
     device: Device,
-    memo: HashMap<(Vec<usize>, String, String), Nli>,
+    /// Judged pairs, per set of active folds (keyed by `active`), so a
+    /// lookup clones nothing.
+    memo: HashMap<Vec<usize>, HashMap<(String, String), Nli>>,
 }
 
 impl CrossEncoder {
@@ -176,10 +178,10 @@ impl CrossEncoder {
     /// Label probabilities for many (premise, claim) pairs, in order: the
     /// mean over the active folds.
     pub fn judge_batch(&mut self, pairs: &[(String, String)]) -> Result<Vec<Nli>> {
-        let key = |p: &(String, String)| (self.active.clone(), p.0.clone(), p.1.clone());
+        let mut memo = self.memo.remove(&self.active).unwrap_or_default();
         let mut todo: Vec<(String, String)> = pairs
             .iter()
-            .filter(|p| !self.memo.contains_key(&key(p)))
+            .filter(|p| !memo.contains_key(*p))
             .cloned()
             .collect();
         todo.sort();
@@ -206,11 +208,12 @@ impl CrossEncoder {
                     neutral: p[1],
                     contradicts: p[2],
                 };
-                self.memo
-                    .insert((self.active.clone(), pair.0.clone(), pair.1.clone()), nli);
+                memo.insert(pair.clone(), nli);
             }
         }
-        Ok(pairs.iter().map(|p| self.memo[&key(p)]).collect())
+        let out = pairs.iter().map(|p| memo[p]).collect();
+        self.memo.insert(self.active.clone(), memo);
+        Ok(out)
     }
 }
 
