@@ -433,6 +433,11 @@ impl Evaluator {
                 // Only the clauses best aligned with the fact (or their
                 // sentences).
                 let t = &self.thresholds;
+                // A fact of one part is judged whole only.
+                let mut fact_parts = text::premise_parts(&fact.statement);
+                if fact_parts.len() < 2 {
+                    fact_parts.clear();
+                }
                 let mut order: Vec<usize> = (0..units.len()).collect();
                 order.sort_by(|a, b| align(&per_unit[*b], t).total_cmp(&align(&per_unit[*a], t)));
                 for ui in order
@@ -452,16 +457,13 @@ impl Evaluator {
                         whole: true,
                         pair: (fact.statement.clone(), claim.clone()),
                     });
-                    let parts = text::premise_parts(&fact.statement);
-                    if parts.len() > 1 {
-                        for part in parts {
-                            to_judge.push(JudgeInput {
-                                fact: fi,
-                                unit: ui,
-                                whole: false,
-                                pair: (part, claim.clone()),
-                            });
-                        }
+                    for part in &fact_parts {
+                        to_judge.push(JudgeInput {
+                            fact: fi,
+                            unit: ui,
+                            whole: false,
+                            pair: (part.clone(), claim.clone()),
+                        });
                     }
                 }
             }
