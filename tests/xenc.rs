@@ -49,14 +49,14 @@ fn encoder_matches_candle_bert_with_zero_adapters() {
     let (ids, types, mask) = xenc::encode_pairs(&base.tokenizer, &pairs, &device).unwrap();
     let varmap = VarMap::new();
     let adapters = VarBuilder::from_varmap(&varmap, DType::F32, &device);
-    let net = CrossEncoderNet::load(base.weights.clone(), adapters, &base.config).unwrap();
+    let net = CrossEncoderNet::load(base.weights(), adapters, &base.config).unwrap();
     train::init_adapters(&varmap, &mut train::Rng::new(7), &device).unwrap();
     // Non-zero A, zero B: the adapters add nothing.
     let ours = net.hidden(&ids, &types, &mask).unwrap();
 
     let cfg_text = std::fs::read_to_string(dir.join("config.json")).unwrap();
     let cfg: candle_transformers::models::bert::Config = serde_json::from_str(&cfg_text).unwrap();
-    let bert = candle_transformers::models::bert::BertModel::load(base.weights, &cfg).unwrap();
+    let bert = candle_transformers::models::bert::BertModel::load(base.weights(), &cfg).unwrap();
     let theirs = bert.forward(&ids, &types, Some(&mask)).unwrap();
     assert_eq!(ours.dims(), theirs.dims());
     // Compare attended positions only (padding rows are not used).
@@ -321,7 +321,7 @@ fn cross_fitted_folds_average_and_hold_out() {
     let varmap = VarMap::new();
     let base = Base::load(&dir, &device).unwrap();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &device);
-    CrossEncoderNet::load(base.weights, vb, &base.config).unwrap();
+    CrossEncoderNet::load(base.weights(), vb, &base.config).unwrap();
     train::init_adapters(&varmap, &mut train::Rng::new(3), &device).unwrap();
     let tmp = std::env::temp_dir().join(format!("xenc-fresh-{}.safetensors", std::process::id()));
     varmap.save(&tmp).unwrap();

@@ -98,20 +98,7 @@ pub struct MiniLmFiles {
 
 impl MiniLmFiles {
     pub fn load(dir: &Path, device: &Device) -> Result<MiniLmFiles> {
-        let config_path = dir.join("config.json");
-        let config_json = std::fs::read_to_string(&config_path).map_err(|e| Error::Io {
-            path: config_path,
-            source: e,
-        })?;
-        let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json"))
-            .map_err(|e| err("tokenizer.json", e))?;
-        tokenizer.with_padding(Some(PaddingParams::default()));
-        tokenizer
-            .with_truncation(Some(TruncationParams {
-                max_length: MAX_TOKENS,
-                ..Default::default()
-            }))
-            .map_err(|e| err("truncation", e))?;
+        let (config_json, tokenizer) = load_config_and_tokenizer(dir)?;
         let weights = dir.join("model.safetensors");
         // SAFETY: the file is memory-mapped read-only; it is not modified
         // while mapped (the model cache is written once by fetch.py).
@@ -124,6 +111,26 @@ impl MiniLmFiles {
             weights,
         })
     }
+}
+
+/// MiniLM's `config.json` (text) and its tokenizer, padding to the longest
+/// and truncating at [`MAX_TOKENS`].
+pub fn load_config_and_tokenizer(dir: &Path) -> Result<(String, Tokenizer)> {
+    let config_path = dir.join("config.json");
+    let config_json = std::fs::read_to_string(&config_path).map_err(|e| Error::Io {
+        path: config_path,
+        source: e,
+    })?;
+    let mut tokenizer =
+        Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| err("tokenizer.json", e))?;
+    tokenizer.with_padding(Some(PaddingParams::default()));
+    tokenizer
+        .with_truncation(Some(TruncationParams {
+            max_length: MAX_TOKENS,
+            ..Default::default()
+        }))
+        .map_err(|e| err("truncation", e))?;
+    Ok((config_json, tokenizer))
 }
 
 /// Token ids, token types and attention mask of a padded batch of

@@ -70,24 +70,36 @@ fn err(what: &str, e: impl std::fmt::Display) -> Error {
     Error::Internal(format!("cross-encoder: {what}: {e}"))
 }
 
-/// The MiniLM files a cross-encoder is built on.
+/// The MiniLM files a cross-encoder is built on. The weights are read into
+/// memory once, so that every fold built on them shares one copy.
 pub struct Base {
     pub config: BertConfig,
     pub tokenizer: Tokenizer,
-    pub weights: VarBuilder<'static>,
+    tensors: HashMap<String, Tensor>,
+    device: Device,
 }
 
 impl Base {
     /// Load from the directory `models/fetch.py minilm-l6` writes.
     pub fn load(dir: &Path, device: &Device) -> Result<Base> {
-        let files = super::embed::MiniLmFiles::load(dir, device)?;
+        let (config_json, tokenizer) = super::embed::load_config_and_tokenizer(dir)?;
         let config: BertConfig =
-            serde_json::from_str(&files.config_json).map_err(|e| err("config.json", e))?;
+            serde_json::from_str(&config_json).map_err(|e| err("config.json", e))?;
+        let weights = dir.join("model.safetensors");
+        let tensors = candle_core::safetensors::load(&weights, device)
+            .map_err(|e| err(&weights.display().to_string(), e))?;
         Ok(Base {
             config,
-            tokenizer: files.tokenizer,
-            weights: files.weights,
+            tokenizer,
+            tensors,
+            device: device.clone(),
         })
+    }
+
+    /// A builder over the shared base weights (the tensors are reference
+    /// counted, so this copies no weights).
+    pub fn weights(&self) -> VarBuilder<'static> {
+        VarBuilder::from_tensors(self.tensors.clone(), DType::F32, &self.device)
     }
 }
 
@@ -149,17 +161,13 @@ impl CrossEncoder {
     ) -> Result<CrossEncoder> {
         let device = model::device();
         let base = Base::load(dir, &device)?;
-        // Read once; every fold's builder hands out the same tensors.
-        let weights = dir.join("model.safetensors");
-        let tensors = candle_core::safetensors::load(&weights, &device)
-            .map_err(|e| err(&weights.display().to_string(), e))?;
         let mut nets = Vec::with_capacity(folds.len());
         for (left_out, adapters) in folds {
             let what = "adapters (eval/faithfulness)";
             let vb = VarBuilder::from_buffered_safetensors(adapters.to_vec(), DType::F32, &device)
                 .map_err(|e| err(what, e))?;
-            let shared = VarBuilder::from_tensors(tensors.clone(), DType::F32, &device);
-            let net = CrossEncoderNet::load(shared, vb, &base.config).map_err(|e| err(what, e))?;
+            let net = CrossEncoderNet::load(base.weights(), vb, &base.config)
+                .map_err(|e| err(what, e))?;
             nets.push(Fold {
                 left_out: left_out.iter().map(|c| c.to_string()).collect(),
                 net,

@@ -282,7 +282,7 @@ pub fn train(
 
     let varmap = VarMap::new();
     let adapters = VarBuilder::from_varmap(&varmap, DType::F32, &device);
-    let net = CrossEncoderNet::load(base.weights, adapters, &base.config).map_err(cerr)?;
+    let net = CrossEncoderNet::load(base.weights(), adapters, &base.config).map_err(cerr)?;
     let mut rng = Rng::new(opts.seed);
     init_adapters(&varmap, &mut rng, &device).map_err(cerr)?;
     if let Some((name, bytes)) = &opts.init {
