@@ -33,7 +33,10 @@ tenancy-deposit (a residential letting agent's tenant help desk, a fifth
 blind confirmation case written alongside artwork-loan: held out whole,
 never calibrated or trained on); then those of youth-league (a youth
 football league's registrar office, a sixth blind confirmation case written
-alongside artwork-loan: held out whole, never calibrated or trained on).
+alongside artwork-loan: held out whole, never calibrated or trained on); then
+those of marina-berths (a harbour master's berth office at a small marina, a
+further blind confirmation case written after grain-coop: held out whole,
+never calibrated or trained on).
 
 Last, the re-split: the five whole cases from ops-export to grain-coop,
 read too often to stand for new domains, are written with split `calib`
@@ -841,6 +844,88 @@ V = {
        "The Spring 2032 entry fee for each Kestrel Park Juniors team is GBP 450.",
        "Club secretary Helen Markham asked the league treasurer for more time on the Blues' entry fee."]}},
 },
+"marina-berths": {
+ "MF1": {"heldout": {
+   S: ["Declan Moorcroft's application WLA-31-0147 is third of 11 on the A pontoon waiting list, WL-A11, and no berth has been offered to him.",
+       "A-04 has not gone to the Moorcrofts, who are further down the list: the berth was offered on 2033-04-07 to the applicant at position 1, who has until 2033-04-21 to reply.",
+       "Being number 3 in the queue for a walk-ashore berth is not the same as having one; Declan will hold an A pontoon berth only once he accepts a written offer, and none has been made to him.",
+       "Two applicants stand ahead of Declan Moorcroft on WL-A11, which he joined on 2031-11-17, so vacant berth A-04 went under offer OFR-0233 to the applicant at position 1 rather than to him.",
+       "No A pontoon berth has been allocated to berth holder BH-2271; Declan Moorcroft's application is still waiting at position 3 of 11, with no offers received."],
+   C: ["Declan Moorcroft is at the top of the A pontoon waiting list, and berth A-04 has been allocated to him.",
+       "Berth A-04 was offered to Declan Moorcroft on 2033-04-07 under offer OFR-0233, and he has until 2033-04-21 to accept.",
+       "Declan Moorcroft's application WLA-31-0147 is at position 1 of 11 on waiting list WL-A11.",
+       "Application WLA-31-0147 stands at position 3 on WL-A11, and the applicant at position 1 must reply to the A-04 offer by 2033-04-12.",
+       "The Moorcrofts have accepted offer OFR-0233 and now hold the licence for walk-ashore berth A-04.",
+       "Although waiting list offers normally follow list order, the harbour master set that aside and gave A-04 to Declan Moorcroft on medical grounds, ahead of the two applicants above him.",
+       "It looks as though Declan's place near the head of the queue has already secured him A-04, with only the paperwork left to do."],
+   O: ["Sinead Moorcroft believes A-04 is theirs because Declan is at the top of the A pontoon waiting list.",
+       "Walk-ashore berth A-04 on the A pontoon has been vacant since 2033-03-31.",
+       "Sinead Moorcroft asked about Declan's place on the A pontoon waiting list."]}},
+ "MF2": {"heldout": {
+   S: ["Late-payment surcharge LPS-0418 was reduced, not cancelled: the harbour master halved it from GBP 159.20 to GBP 79.60 on 2033-04-05.",
+       "The Moorcrofts still owe GBP 79.60 of the late fee on their 2033-34 renewal, payable by 2033-04-30.",
+       "Declan's complaint about the renewal invoice going to his old email address won a 50% cut in the surcharge (adjustment ADJ-0112), not a waiver, so half of it is still due.",
+       "Harbour master Morwenna Treloar cut the GBP 159.20 surcharge on invoice INV-33-1271 by half because the berth office had been slow to record the new email address; the other half still stands.",
+       "The late fee has not gone away, it has only shrunk, from GBP 159.20 to GBP 79.60."],
+   C: ["The late-payment surcharge on the C-14 renewal was cancelled after Declan Moorcroft complained.",
+       "Adjustment ADJ-0112 wrote off the whole GBP 159.20 surcharge, so nothing more is owed on invoice INV-33-1271.",
+       "Berth office manager Fergus Ogilvie reduced surcharge LPS-0418 to GBP 79.60 on 2033-04-05.",
+       "The harbour master halved LPS-0418 to GBP 79.60, and the balance is due by 2033-05-30.",
+       "Surcharge LPS-0418 was cut from GBP 159.20 to GBP 59.70.",
+       "The harbour master halved the GBP 159.20 surcharge because the marina's card terminal had rejected the Moorcrofts' payment on the due date.",
+       "Once the harbour master had looked into why the renewal invoice went astray, she decided the Moorcrofts should pay no surcharge at all, although the berth fee itself was still due and was paid on 2033-03-22."],
+   O: ["Sinead Moorcroft thinks the late fee on their berth renewal was cancelled after Declan complained.",
+       "The 2033-34 annual berth fee for C-14 was GBP 3,184.00, paid on 2033-03-22, three weeks after its due date.",
+       "Declan Moorcroft asked the berth office to look again at the late-payment surcharge on his renewal."]}},
+ "MF3": {"heldout": {
+   S: ["Insurance restriction RST-0087 on Kittiwake II was lifted on 2033-04-03, and the boat is free to leave its berth.",
+       "Kittiwake II is no longer restricted: a new Anchorline Marine certificate, ICR-33-0392, with GBP 3,000,000 of third-party cover was lodged and verified, and berth office manager Fergus Ogilvie lifted RST-0087 on 2033-04-03.",
+       "The insurance problem is over; nothing now stops the Moorcrofts taking their yacht out or using the hoist and fuel berth.",
+       "The restriction placed on 2033-03-03, after the old Harbourline Mutual certificate ran out on 2033-02-28, ended once the new policy, AMI-PL-558214, valid to 2034-03-31, had been checked.",
+       "RST-0087 has been lifted, and no insurance restriction is in force on VSL-33-0418."],
+   C: ["Kittiwake II is still restricted to berth C-14 under RST-0087 because of the insurance.",
+       "The berth office rejected the new insurance certificate ICR-33-0392 because its third-party cover is below the marina minimum.",
+       "Restriction RST-0087 was lifted on 2033-04-13, once the new certificate had been verified.",
+       "Harbour master Morwenna Treloar lifted the insurance restriction on Kittiwake II on 2033-04-03.",
+       "The new Anchorline Marine certificate gives Kittiwake II GBP 2,000,000 of third-party liability cover.",
+       "Although the new certificate was lodged on 2033-04-02, RST-0087 remains in force until the berth office finishes verifying it.",
+       "Kittiwake II was placed under restriction RST-0087 because of unpaid mooring fees."],
+   O: ["Sinead Moorcroft believes Kittiwake II is still suspended over its insurance.",
+       "Kittiwake II's old certificate from Harbourline Mutual expired on 2033-02-28.",
+       "Vessels at Gullhaven Marina must carry at least GBP 3,000,000 of third-party liability insurance."]}},
+ "MF4": {"heldout": {
+   S: ["Only visitor booking VB-33-0561, for Halcyon, was cancelled; VB-33-0516, for Sea Wren, is still confirmed.",
+       "Alun Pritchard's Sea Wren still has its rally berth: booking VB-33-0516 for visitor berth V-06 from 2033-05-02 to 2033-05-05 stands, with GBP 114.00 payable on arrival.",
+       "The berth office did what was asked and no more: Priya Desai cancelled Halcyon's booking on 2033-04-08 after Declan's request, and the other rally booking was left untouched.",
+       "VB-33-0516 and VB-33-0561 look alike, but the cancellation applied to VB-33-0561 alone.",
+       "Sea Wren is still expected at Gullhaven for the Spring Rally; only Birgit Nyqvist's Halcyon booking was called off."],
+   C: ["Both Spring Rally visitor bookings, VB-33-0516 and VB-33-0561, were cancelled.",
+       "Visitor booking VB-33-0516 for Sea Wren was cancelled on 2033-04-08.",
+       "The berth office cancelled VB-33-0516, while VB-33-0561 for Halcyon stays confirmed.",
+       "Sea Wren's booking VB-33-0516 is confirmed on visitor berth V-06 from 2033-05-02 to 2033-05-05, with GBP 141.00 payable on arrival.",
+       "Priya Desai cancelled Halcyon's booking VB-33-0561 on her own initiative, without any request from the Moorcrofts.",
+       "VB-33-0516 remains confirmed for Sea Wren, but only for the nights of 2033-05-02 and 2033-05-03, the third night having been dropped when Halcyon's booking was cancelled.",
+       "It seems the office cancelled the wrong rally booking, leaving Alun Pritchard's Sea Wren without a berth."],
+   O: ["Sinead Moorcroft says the office cancelled both of their rally visitor bookings when they asked to cancel only one.",
+       "Declan Moorcroft booked two visitor berths for friends coming to the Gullhaven Spring Rally.",
+       "Sinead Moorcroft asked which of their rally visitor bookings had been cancelled."]}},
+ "MF5": {"heldout": {
+   S: ["Berth swap request BSW-0029 with Ruth Abernethy's B-09 was declined by the harbour master on 2033-04-02, and the Moorcrofts' appeal, APL-0011, is still open.",
+       "The swap has not been approved: Kittiwake II is 3.45 m wide and B-09 takes no more than 3.30 m, so the harbour master turned it down, and Declan's appeal will be heard by the berthing committee on 2033-04-27.",
+       "Nobody can move berths this Saturday: the swap was refused, and it can go ahead only if the berthing committee allows the pending appeal.",
+       "Morwenna Treloar declined BSW-0029 because of Kittiwake II's beam; Declan Moorcroft appealed on 2033-04-06, and her decision stands until the committee rules.",
+       "The C-14 and B-09 swap was turned down, not approved, and the appeal against that decision has not yet been decided."],
+   C: ["Berth swap BSW-0029 was approved, so the Moorcrofts can move Kittiwake II to B-09 on Saturday.",
+       "The berthing committee dismissed appeal APL-0011 on 2033-04-06, so the refusal of the swap is final.",
+       "The harbour master declined BSW-0029 because the Moorcrofts' late-payment surcharge was still unpaid.",
+       "BSW-0029 was declined on 2033-04-02 because Kittiwake II, at 9.85 m, is too long for B-09.",
+       "Declan Moorcroft's appeal against the declined swap will be heard by the berthing committee on 2033-04-17.",
+       "The berthing committee declined swap request BSW-0029, and Declan Moorcroft has appealed to the harbour master.",
+       "Ruth Abernethy was right: the harbour master signed off the swap on 2033-04-02, subject only to a formal note at the berthing committee's meeting on 2033-04-27."],
+   O: ["Sinead Moorcroft says Ruth Abernethy told her the berth swap to B-09 was approved.",
+       "Ruth Abernethy holds annual berth B-09, where she keeps her boat Marram.",
+       "The Moorcrofts asked to swap berths with Ruth Abernethy because B pontoon is nearer the shore gate."]}},
+},
 }
 
 FILLER = {
@@ -886,6 +971,10 @@ FILLER = {
                   "The assistant may only look things up; it must not release holds, decide transfers, change rosters or record payments.",
                   "The agent read the ticket, the U14 Blues team record, Ellis Mbeki's registration, the eligibility hold, the provisional clearance, the roster change, the club's officials, the age-group dispensation, the transfer, the team entry and the Blues' fixtures.",
                   "Registrar office ticket RD-60318 is still open."],
+ "marina-berths": ["Sinead Moorcroft, joint holder of annual berth C-14 (berth holder BH-2271), raised her questions on berth office ticket BO-33-0784.",
+                   "The assistant may only look things up; it must not allocate berths, decide swaps, change fees, lift restrictions or cancel bookings.",
+                   "The agent read the ticket, the berth holder record, Kittiwake II's vessel record, the A pontoon waiting list application, berth A-04, the renewal invoice and its surcharge adjustment, the insurance restriction and the new certificate, both rally visitor bookings, and the berth swap request and its appeal.",
+                   "Berth office ticket BO-33-0784 is still open."],
 }
 
 # Hand-written whole summaries (held out), labels by reading them.
@@ -980,6 +1069,18 @@ WHOLE_LEAGUE = [
   {"LF1": O, "LF2": S, "LF3": C, "LF4": O, "LF5": C}),
 ]
 
+# Hand-written whole summaries of the marina-berths case (a further blind
+# confirmation case, written after grain-coop and held out whole), labels by
+# reading them. Appended after every earlier line.
+WHOLE_MARINA = [
+ ("marina-berths", "Berth office ticket BO-33-0784 from Sinead Moorcroft, joint holder of annual berth C-14 (BH-2271), was looked into. Declan Moorcroft's application is third of 11 on the A pontoon waiting list, WL-A11; A-04 has been offered to the applicant at the top of the list, who must reply by 2033-04-21, so no berth has been allocated to the Moorcrofts. Kittiwake II is free to sail: insurance restriction RST-0087 was lifted on 2033-04-03 once the new Anchorline Marine certificate had been verified. Only Halcyon's rally booking, VB-33-0561, was cancelled; Sea Wren's booking VB-33-0516 on V-06 from 2033-05-02 to 2033-05-05 is still confirmed. Sinead also asked about the late fee on the renewal and about the swap with Ruth Abernethy. The ticket is still open.",
+  {"MF1": S, "MF2": O, "MF3": S, "MF4": S, "MF5": O}),
+ ("marina-berths", "Declan Moorcroft has reached the top of the A pontoon waiting list, and A-04 is being held for him. The late fee on the C-14 renewal was halved rather than dropped: the harbour master reduced surcharge LPS-0418 to GBP 79.60, which is due by 2033-04-30. Kittiwake II remains restricted to its berth until the new insurance certificate is verified. The swap with Ruth Abernethy's B-09 was approved on 2033-04-02, so the two boats can change places. Two visitor berths were booked for friends coming to the Spring Rally.",
+  {"MF1": C, "MF2": S, "MF3": C, "MF4": O, "MF5": C}),
+ ("marina-berths", "The agent reviewed the Moorcrofts' records for ticket BO-33-0784. Berth swap request BSW-0029 was declined by harbour master Morwenna Treloar because Kittiwake II is too wide for B-09, and Declan's appeal is waiting for the berthing committee's hearing on 2033-04-27. The late-payment surcharge on the 2033-34 renewal was cancelled after Declan complained. The office cancelled Sea Wren's visitor booking, VB-33-0516, along with Halcyon's. Kittiwake II's old insurance certificate ran out on 2033-02-28. Declan Moorcroft applied for a berth on the A pontoon in 2031. The agent only looked things up.",
+  {"MF1": O, "MF2": C, "MF3": O, "MF4": C, "MF5": S}),
+]
+
 
 # Whole cases first held out, later moved to the calibration split (see
 # the re-split in main and eval/faithfulness/README.md).
@@ -1072,6 +1173,12 @@ def main():
     # hand-written summaries.
     items += compose(random.Random(20320903), "youth-league", "heldout", 21, "lge-held")
     items += held_out_whole(WHOLE_LEAGUE, "lge-whole-")
+    # A further blind confirmation case (a harbour master's berth office at a
+    # small marina), written after grain-coop and held out whole: never
+    # calibrated or trained on. Appended last with its own RNG, then its
+    # hand-written summaries.
+    items += compose(random.Random(20330519), "marina-berths", "heldout", 21, "mar-held")
+    items += held_out_whole(WHOLE_MARINA, "mar-whole-")
     # The re-split: the five whole cases from ops-export to grain-coop were
     # held out until their figures had been read many times over; now they
     # train the combiner, and the held-out domains are the three blind cases
