@@ -35,12 +35,14 @@ never calibrated or trained on); then those of youth-league (a youth
 football league's registrar office, a sixth blind confirmation case written
 alongside artwork-loan: held out whole, never calibrated or trained on); then
 those of marina-berths (a harbour master's berth office at a small marina, a
-further blind confirmation case written after grain-coop: held out whole,
-never calibrated or trained on).
+seventh blind confirmation case, written after the re-split: held out whole,
+never calibrated or trained on); then those of bike-share (a city bike-share
+operator's rider support desk, an eighth, written alongside marina-berths:
+held out whole, never calibrated or trained on).
 
 Last, the re-split: the five whole cases from ops-export to grain-coop,
 read too often to stand for new domains, are written with split `calib`
-(CALIB_CASES); the held-out domains are the three blind cases after them.
+(CALIB_CASES); the held-out domains are the five blind cases after them.
 
 Run from the repository root: python3 eval/scripts/make_faithfulness_set.py
 """
@@ -926,6 +928,88 @@ V = {
        "Ruth Abernethy holds annual berth B-09, where she keeps her boat Marram.",
        "The Moorcrofts asked to swap berths with Ruth Abernethy because B pontoon is nearer the shore gate."]}},
 },
+"bike-share": {
+ "BF1": {"heldout": {
+   S: ["E-bike EB-40718, which Tariq Wendell reported under DMG-5127, passed its inspection on 2034-02-20 and is back in service; no brake fault was found.",
+       "Inspection INS-34-0917 measured the rear brake pad of EB-40718 at 2.1 mm, above the 1.5 mm minimum, and its stopping distance at 4.2 m, inside the 5.0 m limit, so the bike passed.",
+       "Nothing on the e-bike Tariq reported needed fixing: the technician only noted that its rear pads should be swapped at the next routine service, due 2034-03-06, and it went straight back on the street.",
+       "The advisory note on EB-40718 is not a defect; fleet technician Kwame Ostrowski found the brakes within tolerance, made no repair and returned the bike to service the day after the report.",
+       "DMG-5127 was closed with no fault found, and EB-40718 was not kept off the road for repair."],
+   C: ["EB-40718 failed its brake inspection and has been taken out of service for repair.",
+       "Inspection INS-34-0917 found the rear brake pad of EB-40718 worn to 1.2 mm, below the 1.5 mm minimum.",
+       "Fleet technician Kwame Ostrowski replaced the rear brake pads on EB-40718 before returning it to service on 2034-02-20.",
+       "EB-40718 passed inspection INS-34-0917 within tolerance, but it is being kept at Depot North until its rear pads are replaced at the service due on 2034-03-06.",
+       "Tariq Wendell's report was borne out: the inspection confirmed a weak rear brake on EB-40718 and logged it as a defect to be fixed at the next service.",
+       "Fleet technician Kwame Ostrowski inspected EB-40718 on 2034-02-27 and passed it within tolerance.",
+       "It looks as though the e-bike Tariq flagged did have a brake problem and is off the road for now, though the inspection record is brief."],
+   O: ["Tariq Wendell believes the e-bike he reported on 19 February had failed brakes.",
+       "Tariq Wendell filed damage report DMG-5127 about the rear brake of e-bike EB-40718.",
+       "After DMG-5127 was filed, EB-40718 was collected from Mill Lane and taken to Depot North for inspection."]}},
+ "BF2": {"heldout": {
+   S: ["Overtime fee OTF-3317 was reduced from USD 16.75 to USD 5.50, not cancelled, and the USD 5.50 was charged on 2034-02-21.",
+       "Support supervisor Renata Holmqvist cut the 17 February overtime fee by forgiving the 45 minutes Harbour Market was full; Tariq still paid USD 5.50 for the other 22 minutes.",
+       "The fee on ride RD-87960 still stands in part: adjustment FA-0892 brought it down to USD 5.50, which went on the rider's card.",
+       "The overtime charge from Tariq's 17 February ride was lowered, not dropped, and he has paid the smaller amount.",
+       "RD-87960 ran 112 minutes, 67 past the 45 included, for an overtime fee of USD 16.75; FA-0892 of 2034-02-20 forgave the dock-full window from 18:02 to 18:47 and left USD 5.50, which was charged the next day."],
+   C: ["Support supervisor Renata Holmqvist cancelled overtime fee OTF-3317 in full.",
+       "After adjustment FA-0892 nothing is owed on ride RD-87960, and no overtime was ever charged.",
+       "Overtime fee OTF-3317 was reduced from USD 16.75 to USD 5.50 by support agent Joel Pettersen.",
+       "FA-0892 reduced the overtime fee on RD-87960 to USD 5.50, which is still waiting to be charged to Tariq's card.",
+       "The overtime fee on ride RD-87960 was cut from USD 16.75 to USD 11.25.",
+       "Because Harbour Market was full for the whole of his overtime, the supervisor forgave every overtime minute of the 17 February ride.",
+       "The 2034-02-20 adjustment forgave the minutes when the destination station was full, and the USD 5.50 that remained was then refunded to Tariq's card on 2034-02-21."],
+   O: ["Tariq Wendell thinks the overtime fee on his 17 February ride was cancelled.",
+       "The Harbour Market station was full from 18:02 to 18:47 on 2034-02-17.",
+       "Tariq Wendell asked about overtime fee OTF-3317 on ride RD-87960."]}},
+ "BF3": {"heldout": {
+   S: ["Suspension SUS-0418 was lifted early, on 2034-02-14, by rider compliance lead Odette Marchand, and Tariq Wendell's account has been active since then.",
+       "The suspension ended more than a week ahead of schedule because Tariq finished the parking safety module, not because it was found to be wrong; parking incident PKI-0274 remains on his record until 2035-02-08.",
+       "Lifting SUS-0418 early did not clear the parking strike: PKI-0274 is still on file.",
+       "Tariq's 14-day suspension for leaving CB-0772 outside the Eastgate geofence, due to run until 2034-02-23, was cut short on 2034-02-14 after he completed the safety course the day before.",
+       "He can ride again: the rider compliance lead ended SUS-0418 early once he had done the parking course, though the 8 February incident still counts against him for a year."],
+   C: ["Tariq Wendell's account is still suspended under SUS-0418 until 2034-02-23.",
+       "SUS-0418 was overturned as issued in error, and parking incident PKI-0274 has been removed from Tariq's record.",
+       "Rider compliance officer Hugo Varela lifted suspension SUS-0418 early on 2034-02-14.",
+       "Odette Marchand lifted the suspension early on 2034-02-14, and the parking incident behind it was cleared from the rider's record at the same time.",
+       "Suspension SUS-0418 was lifted on 2034-02-19, after Tariq completed the parking safety module.",
+       "SUS-0418 ran its full 14 days and expired on 2034-02-23.",
+       "Since the suspension came off early, the parking strike behind it seems to have been withdrawn too, so Tariq starts again with a clean record."],
+   O: ["Tariq Wendell thinks lifting his suspension early means it was a mistake.",
+       "Parking incident PKI-0274 concerned classic bike CB-0772, left locked to a railing outside the Eastgate station geofence on 2034-02-08.",
+       "Tariq Wendell asked about his account suspension, SUS-0418."]}},
+ "BF4": {"heldout": {
+   S: ["Plan change request PCR-0613 is on the E-Commuter waitlist at position 23; Tariq has not been given a place on the plan.",
+       "Tariq is still on the Standard Annual plan: the E-Commuter plan is full, and his request sits 23rd in line with no offer made.",
+       "Being number 23 in the queue is not a confirmed membership, so the E-Commuter plan has no 1 March start date for him.",
+       "The move to the capped E-Commuter Annual plan, requested on 2034-02-16, is only waitlisted; until an offer is made and accepted, the Standard Annual plan at USD 96.00 a year stays in force.",
+       "Nothing about Tariq's membership has changed yet, since PCR-0613 is only waitlisted."],
+   C: ["Tariq Wendell's plan was switched to E-Commuter Annual, starting 2034-03-01.",
+       "Memberships coordinator Yara Delacroix approved plan change request PCR-0613.",
+       "PCR-0613 is on the E-Commuter waitlist at position 32.",
+       "Tariq holds a confirmed place on the E-Commuter plan, number 23, and only needs to wait for his start date.",
+       "Plan change request PCR-0613 was declined because the E-Commuter plan is full.",
+       "PCR-0613 is waitlisted at position 23, and an offer was sent to Tariq on 2034-02-20 that he has seven days to accept.",
+       "From the records, the E-Commuter switch appears to be confirmed, with Tariq's billing moving to USD 180.00 a year."],
+   O: ["Tariq Wendell believes he is on the E-Commuter plan from 1 March.",
+       "The E-Commuter Annual plan costs USD 180.00 a year and includes 60 e-bike minutes a day.",
+       "Tariq Wendell asked about his request to change membership plans."]}},
+ "BF5": {"heldout": {
+   S: ["Ride credit RCR-2290 of USD 2.80 covers ride RD-88213 only; ride RD-88231 was not credited.",
+       "Only the ride Tariq ended to report the brake, RD-88213 on EB-40718, had its fare refunded; his follow-on ride that morning, RD-88231, was charged USD 3.80 as normal.",
+       "The credit does not cover both 19 February rides: Joel Pettersen refunded the USD 2.80 fare of RD-88213 on 2034-02-20, and the USD 3.80 for RD-88231 on EB-41206 stands.",
+       "Of Tariq's two rides on 19 February, only the one on the reported e-bike got its fare back.",
+       "RCR-2290 was issued for the ride that ended with damage report DMG-5127, and it does not extend to RD-88231 on EB-41206."],
+   C: ["Ride credit RCR-2290 refunded both of Tariq Wendell's 19 February rides, RD-88213 and RD-88231.",
+       "Ride credit RCR-2290 of USD 2.80 was applied to ride RD-88231.",
+       "RCR-2290 refunded USD 3.80 for ride RD-88213 on EB-40718.",
+       "The fault-report credit for RD-88213 was issued by support supervisor Renata Holmqvist.",
+       "Tariq got his fare back for RD-88213, and the follow-on ride RD-88231 was credited as well, since it replaced the faulty bike.",
+       "Ride credit RCR-2290 for RD-88213 was approved on 2034-02-20 but has not yet been refunded to Tariq's card.",
+       "Ride RD-88231 on 2034-02-19 cost Tariq nothing, so no credit was needed for it."],
+   O: ["Tariq Wendell thinks the credit he received covers both of his 19 February rides.",
+       "On 2034-02-19 Tariq rode e-bike EB-40718 from Quayside to Mill Lane and then e-bike EB-41206 from Mill Lane to Harbour Market.",
+       "Tariq Wendell asked about ride credit RCR-2290."]}},
+},
 }
 
 FILLER = {
@@ -975,6 +1059,10 @@ FILLER = {
                    "The assistant may only look things up; it must not allocate berths, decide swaps, change fees, lift restrictions or cancel bookings.",
                    "The agent read the ticket, the berth holder record, Kittiwake II's vessel record, the A pontoon waiting list application, berth A-04, the renewal invoice and its surcharge adjustment, the insurance restriction and the new certificate, both rally visitor bookings, and the berth swap request and its appeal.",
                    "Berth office ticket BO-33-0784 is still open."],
+ "bike-share": ["Tariq Wendell (rider account HB-20931) raised his questions on rider support ticket RSD-74215.",
+                "The assistant may only look things up; it must not adjust fees, issue credits, lift suspensions, change plans or message the rider.",
+                "The agent read the ticket, the rider account, the February rides, the damage report, the bike inspection, the ride credit, the second 19 February ride, the overtime fee, the Harbour Market station log, the suspension, the parking incident and the plan change request.",
+                "Rider support ticket RSD-74215 is still open."],
 }
 
 # Hand-written whole summaries (held out), labels by reading them.
@@ -1081,6 +1169,18 @@ WHOLE_MARINA = [
   {"MF1": O, "MF2": C, "MF3": O, "MF4": C, "MF5": S}),
 ]
 
+# Hand-written whole summaries of the bike-share case (a further blind
+# confirmation case, written after grain-coop and held out whole), labels by
+# reading them. Appended after every earlier line.
+WHOLE_BIKE = [
+ ("bike-share", "Rider support ticket RSD-74215 from Tariq Wendell (HB-20931) was looked into. E-bike EB-40718, which he reported under DMG-5127 on 2034-02-19, passed inspection INS-34-0917 the next day: the rear brake pad measured 2.1 mm against a 1.5 mm minimum, so no repair was made, only an advisory to change the pads at the service due on 2034-03-06, and the bike is back in service. The overtime fee on his 17 February ride, OTF-3317, was not cancelled; support supervisor Renata Holmqvist reduced it from USD 16.75 to USD 5.50 for the time Harbour Market was full, and the USD 5.50 was charged on 2034-02-21. His request to move to the E-Commuter plan, PCR-0613, is only on the waitlist, at position 23, with no offer made, so he stays on Standard Annual. Tariq also asked about his suspension and about the credit for his 19 February rides. The ticket is still open.",
+  {"BF1": S, "BF2": S, "BF3": O, "BF4": S, "BF5": O}),
+ ("bike-share", "Fleet technician Kwame Ostrowski found EB-40718's rear brake pads below their wear limit, and the e-bike has been taken out of service until they are replaced. Overtime fee OTF-3317 on ride RD-87960 was cancelled by the support supervisor because Harbour Market was full. Suspension SUS-0418 was lifted early, on 2034-02-14, after Tariq completed the parking safety module, but parking incident PKI-0274 stays on his record until 2035-02-08. His E-Commuter plan change was approved and starts on 2034-03-01. Ride credit RCR-2290 of USD 2.80 covers only RD-88213, the ride he ended to report the brake; RD-88231 was charged as normal.",
+  {"BF1": C, "BF2": C, "BF3": S, "BF4": C, "BF5": S}),
+ ("bike-share", "The agent reviewed Tariq Wendell's records for ticket RSD-74215. A damage report for e-bike EB-40718, DMG-5127, is on file. The overtime charge on the 17 February ride was lowered rather than cancelled: adjustment FA-0892 forgave the minutes when the Harbour Market station was full, and Tariq paid the remaining USD 5.50. His suspension, SUS-0418, was withdrawn as a mistake, so the parking strike has been cleared. Tariq has asked to change to the E-Commuter plan. Credit RCR-2290 refunded both of his 19 February rides. Nothing was adjusted, credited or changed.",
+  {"BF1": O, "BF2": S, "BF3": C, "BF4": O, "BF5": C}),
+]
+
 
 # Whole cases first held out, later moved to the calibration split (see
 # the re-split in main and eval/faithfulness/README.md).
@@ -1179,6 +1279,12 @@ def main():
     # hand-written summaries.
     items += compose(random.Random(20330519), "marina-berths", "heldout", 21, "mar-held")
     items += held_out_whole(WHOLE_MARINA, "mar-whole-")
+    # A further blind confirmation case (a city bike-share operator's rider
+    # support desk), written after grain-coop and held out whole: never
+    # calibrated or trained on. Appended last with its own RNG, then its
+    # hand-written summaries.
+    items += compose(random.Random(20340308), "bike-share", "heldout", 21, "bik-held")
+    items += held_out_whole(WHOLE_BIKE, "bik-whole-")
     # The re-split: the five whole cases from ops-export to grain-coop were
     # held out until their figures had been read many times over; now they
     # train the combiner, and the held-out domains are the three blind cases
