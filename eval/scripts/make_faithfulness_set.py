@@ -38,7 +38,9 @@ those of marina-berths (a harbour master's berth office at a small marina, a
 seventh blind confirmation case, written after the re-split: held out whole,
 never calibrated or trained on); then those of bike-share (a city bike-share
 operator's rider support desk, an eighth, written alongside marina-berths:
-held out whole, never calibrated or trained on).
+held out whole, never calibrated or trained on); then those of solar-install
+(a home solar installer's customer desk, a further blind confirmation case
+written after grain-coop: held out whole, never calibrated or trained on).
 
 Last, the re-split: the five whole cases from ops-export to grain-coop,
 read too often to stand for new domains, are written with split `calib`
@@ -1010,6 +1012,88 @@ V = {
        "On 2034-02-19 Tariq rode e-bike EB-40718 from Quayside to Mill Lane and then e-bike EB-41206 from Mill Lane to Harbour Market.",
        "Tariq Wendell asked about ride credit RCR-2290."]}},
 },
+"solar-install": {
+ "HF1": {"heldout": {
+   S: ["Installation job IJ-35-0619 was rescheduled, not cancelled; it now runs from 2035-07-08 to 2035-07-09.",
+       "The Calloways' install is still going ahead: install scheduler Marta Lindqvist moved it to 8 and 9 July because the panels were backordered until 2035-07-02.",
+       "The 9 June email only released the old 17 June slot; the same crew will put the system up in July, and the USD 1,000.00 deposit stays on the project.",
+       "Nothing was called off: with panel delivery DLV-35-3318 now due on 2035-07-02, the roof work that had been booked for mid-June was pushed back about three weeks.",
+       "IJ-35-0619 keeps Crew 3 and its permit; only its dates changed, from 2035-06-17 and 2035-06-18 to 2035-07-08 and 2035-07-09, after the supplier's backorder notice."],
+   C: ["Installation job IJ-35-0619 has been cancelled, and the Calloways' USD 1,000.00 deposit is due back to them.",
+       "Because the panels were backordered, the rooftop installation was moved to 2035-07-18 and 2035-07-19.",
+       "Lead installer Dario Fenwick rescheduled the Calloways' installation on 2035-06-09 after the panel backorder.",
+       "The install was pushed to July because the Harwell Falls building permit had not been issued, not because of any problem with the panels.",
+       "Although the job record still names Crew 3, the June installation was cancelled outright, and a new order will have to be signed before anything is booked again.",
+       "The installation goes ahead as first planned on 2035-06-17, since the panels are still due on 2035-06-12.",
+       "It seems the install was taken off the calendar after the panel backorder and has not yet been given new dates."],
+   O: ["Owen Calloway believes the installation is off because he got an email saying the appointment was cancelled.",
+       "The 22 microinverters and the racking kit for the Calloways' system are already at the Amberlea warehouse.",
+       "Owen Calloway asked whether the rooftop installation is still going ahead."]}},
+ "HF2": {"heldout": {
+   S: ["Rebate reservation RBT-35-07752 holds USD 3,157.00 for the project, but nothing has been paid yet.",
+       "The state has not paid the Calloways' rebate: the USD 3,157.00 is only reserved under RBT-35-07752 and is paid after the system passes final inspection and the utility grants permission to operate.",
+       "The letter Owen has confirms a reservation, not a payment; the Westmarch money comes only once the rebate coordinator files a completion claim after the utility lets the system operate.",
+       "Until a completion claim goes in, the state money set aside for the project at 35 cents a watt stays unpaid, and it cannot be knocked off the contract price or the loan.",
+       "RBT-35-07752 was reserved on 2035-06-02 and expires on 2035-12-02; its USD 3,157.00 has not been paid out."],
+   C: ["The Westmarch State Energy Office paid the Calloways' USD 3,157.00 rebate on 2035-06-02.",
+       "Rebate RBT-35-07752 has been paid and credited against the project's contract price.",
+       "Rebate reservation RBT-35-07752 holds USD 3,517.00 for the project until it is claimed.",
+       "The rebate reservation for the Calloways' system is good until 2035-11-30, after which the funds lapse unless a claim has been filed.",
+       "The USD 3,157.00 rebate is reserved, and the state will pay it to Amberlea Solar once the rebate coordinator files the completion claim.",
+       "With the rebate money already received, the amount the Calloways need to borrow can come down by USD 3,157.00.",
+       "It appears the state has already released the rebate, since its confirmation went out on 2035-06-02."],
+   O: ["Owen Calloway says the state has already paid the rebate and wants it taken off what they owe.",
+       "The Westmarch Home Solar Rebate pays USD 0.35 per watt of DC capacity.",
+       "Rebate coordinator Beatrix Holm handles the project's Westmarch Home Solar Rebate paperwork."]}},
+ "HF3": {"heldout": {
+   S: ["Pinecrest Valley Electric did not reject the first grid application: Amberlea withdrew IC-35-10482 on 2035-05-28 at the Calloways' request.",
+       "Interconnection application IC-35-10482 was withdrawn by the applicant, not denied by the utility, after the change order dropped the garage panels; a new application, IC-35-10917, covers the 9.02 kW system.",
+       "The 'withdrawn' status on the utility portal reflects Owen's own request of 26 May to refile for the smaller system; the utility never ruled on the 10.25 kW application.",
+       "Interconnection coordinator Priyanka Osei pulled IC-35-10482 before the utility reviewed it, so there was no refusal, and its replacement IC-35-10917 has been with the utility for review since 2035-05-29.",
+       "No utility refusal is on file; the original application was withdrawn on the homeowner's written request so it could be refiled."],
+   C: ["Pinecrest Valley Electric rejected interconnection application IC-35-10482.",
+       "The utility turned down the Calloways' first grid application as too large, so Amberlea had to refile it for 9.02 kW.",
+       "Amberlea withdrew IC-35-10482 on its own initiative, without asking the homeowners.",
+       "Interconnection application IC-35-10482 was withdrawn on 2035-05-28, and Pinecrest Valley Electric has since approved the replacement application IC-35-10917.",
+       "At the Calloways' request, Amberlea withdrew IC-35-10917, the application for the 9.02 kW system.",
+       "Owen Calloway asked on 2035-05-26 for the grid application to be withdrawn, but by then the utility had already refused IC-35-10482.",
+       "Priyanka Osei withdrew IC-35-10482 on 2035-06-28, after the change order."],
+   O: ["Owen Calloway thinks Pinecrest Valley Electric rejected the grid application.",
+       "The utility's approval to interconnect is needed before the system is switched on.",
+       "Owen Calloway asked what happened to the grid interconnection application."]}},
+ "HF4": {"heldout": {
+   S: ["The 74% solar access reading was taken before the maple was trimmed; re-measurement SHD-35-0187 after the trimming read 93%.",
+       "After the Calloways' silver maple was cut back on 2035-05-20, site surveyor Tomasz Reyes measured the south roof again on 2035-05-23 and found 93% solar access, the figure the design uses.",
+       "Owen is quoting an old number: the south roof got 74% in the 6 May survey only because the tree still overhung it, and the current design rests on the later 93% reading.",
+       "The system was designed on 93% solar access for the south plane, from re-measurement SHD-35-0187, not on the pre-trim 74% from survey SVY-35-0442.",
+       "Once the tree work was done, the south roof's sun exposure went from 74% to 93%."],
+   C: ["The south roof gets only 74% solar access, and the system was designed on that figure.",
+       "Re-measurement SHD-35-0187 on 2035-05-23 found the south roof's solar access at 84% after the maple was trimmed.",
+       "The south roof measured 93% solar access before the maple was trimmed and 74% afterwards.",
+       "The south roof was re-measured at 93% on 2035-05-23, but design DSN-35-2186-v2 still uses the 74% survey reading.",
+       "Tomasz Reyes re-measured the south roof on 2035-05-13, a week before the maple was trimmed, and found 93% solar access.",
+       "The maple at the south-west corner was never trimmed, so the 74% reading from the 6 May survey still describes the roof.",
+       "Amberlea's own crew trimmed the silver maple on 2035-05-20, and the south roof then re-measured at 93%."],
+   O: ["Owen Calloway worries that the roof gets only 74% sun and that the system will not make what was promised.",
+       "The south roof plane has a 28-degree pitch and faces almost due south.",
+       "Site surveyor Tomasz Reyes visited 14 Thornbury Lane on 2035-05-06 for site survey SVY-35-0442."]}},
+ "HF5": {"heldout": {
+   S: ["The USD 182.37 monthly payment in quote Q-35-2186-B is an estimate, not a final figure.",
+       "Loan FIN-35-6630 with Cobalt Green Lending is credit-approved but not yet funded; the final monthly payment will be set when it funds after installation.",
+       "Owen's USD 182.37 is the quote's estimate on USD 24,480.00 financed over 240 months at 6.49%; the lender fixes the real payment from the final contract price when the loan funds.",
+       "Nothing about the loan payment is fixed yet: the lender sets it only when the loan funds after the installation, and until then the quoted figure is a projection.",
+       "Quote Q-35-2186-B projects about USD 182.37 a month, but the amount financed and the payment become final only at funding, and no payment is due before the loan funds."],
+   C: ["The Calloways' loan payment is fixed at USD 182.37 a month, with the first payment due on 1 July.",
+       "Cobalt Green Lending funded loan FIN-35-6630 on 2035-05-30.",
+       "Quote Q-35-2186-B estimates a monthly payment of USD 128.37 on USD 24,480.00 financed.",
+       "The estimated payment in Q-35-2186-B assumes 6.49% APR over 15 years.",
+       "The quote's USD 182.37 is an estimate, although the lender has already locked the amount financed at USD 24,480.00.",
+       "Cobalt Green Lending declined the Calloways' credit application, so the financing quote no longer applies.",
+       "It looks like the loan has been finalised at the quoted figure, so the USD 182.37 payment should hold."],
+   O: ["Owen Calloway believes the loan payment is locked at USD 182.37 a month.",
+       "Owen and Lena Calloway are both borrowers on the Cobalt Green Lending loan.",
+       "Owen Calloway asked when the first loan payment is due."]}},
+},
 }
 
 FILLER = {
@@ -1063,6 +1147,10 @@ FILLER = {
                 "The assistant may only look things up; it must not adjust fees, issue credits, lift suspensions, change plans or message the rider.",
                 "The agent read the ticket, the rider account, the February rides, the damage report, the bike inspection, the ride credit, the second 19 February ride, the overtime fee, the Harbour Market station log, the suspension, the parking incident and the plan change request.",
                 "Rider support ticket RSD-74215 is still open."],
+ "solar-install": ["Owen Calloway (customer CU-48213, project PRJ-35-2186) raised his questions on customer desk ticket CSD-58904.",
+                   "The assistant may only look things up; it must not move jobs, file or withdraw applications, claim rebates, change loans or message the customer.",
+                   "The agent read the ticket, the customer account, the project, the installation job, the panel delivery, the customer notices, both interconnection applications, the change order, the site survey, the shading re-measurement, the rebate reservation and the financing plan.",
+                   "Customer desk ticket CSD-58904 is still open."],
 }
 
 # Hand-written whole summaries (held out), labels by reading them.
@@ -1181,6 +1269,18 @@ WHOLE_BIKE = [
   {"BF1": O, "BF2": S, "BF3": C, "BF4": O, "BF5": C}),
 ]
 
+# Hand-written whole summaries of the solar-install case (a further blind
+# confirmation case, written after grain-coop and held out whole), labels by
+# reading them. Appended after every earlier line.
+WHOLE_SOLAR = [
+ ("solar-install", "Customer desk ticket CSD-58904 from Owen Calloway (CU-48213) was looked into. The rooftop installation, job IJ-35-0619, has not been cancelled: install scheduler Marta Lindqvist moved it on 2035-06-09 to 2035-07-08 and 2035-07-09 because the 22 panels on delivery DLV-35-3318 were backordered to 2035-07-02, and the 9 June email only released the old June slot. The state has paid the USD 3,157.00 Westmarch Home Solar Rebate under RBT-35-07752, so it can come off the balance. The south roof's 74% solar access from the 6 May survey was measured before the silver maple was trimmed; after the trimming, re-measurement SHD-35-0187 found 93%, and the design uses that figure. Owen also asked about the grid interconnection application and about his loan payment. The ticket is still open.",
+  {"HF1": S, "HF2": C, "HF3": O, "HF4": S, "HF5": O}),
+ ("solar-install", "Installation job IJ-35-0619 for the Calloways was cancelled on 2035-06-09 after the panel backorder, and their deposit is to be returned. Pinecrest Valley Electric did not reject the first grid application: Amberlea withdrew IC-35-10482 on 2035-05-28 at Owen's written request, after change order CO-35-0211 removed the garage panels, and the new application for 9.02 kW, IC-35-10917, is with the utility for review. Site survey SVY-35-0442 found only 74% solar access on the south roof, and that figure still stands for the design. The USD 182.37 monthly payment in quote Q-35-2186-B is an estimate; loan FIN-35-6630 is credit-approved but not funded, and the final payment is set when it funds after installation. A Westmarch Home Solar Rebate reservation, RBT-35-07752, is on file.",
+  {"HF1": C, "HF2": O, "HF3": S, "HF4": C, "HF5": S}),
+ ("solar-install", "The agent reviewed the Calloways' records for ticket CSD-58904. The Westmarch Home Solar Rebate of USD 3,157.00 is only reserved under RBT-35-07752, until 2035-12-02; it will be paid to Owen Calloway after the system passes final inspection and the utility grants permission to operate, so it cannot be taken off what they owe now. Pinecrest Valley Electric refused the Calloways' first interconnection application, IC-35-10482, and Amberlea has refiled it. Cobalt Green Lending has funded the loan, and the first payment of USD 182.37 is due on 1 July. Owen received an automatic email on 2035-06-09 about the 17 June installation slot. Site surveyor Tomasz Reyes surveyed the roof on 2035-05-06. Nothing was moved, filed or changed.",
+  {"HF1": O, "HF2": S, "HF3": C, "HF4": O, "HF5": C}),
+]
+
 
 # Whole cases first held out, later moved to the calibration split (see
 # the re-split in main and eval/faithfulness/README.md).
@@ -1285,6 +1385,12 @@ def main():
     # hand-written summaries.
     items += compose(random.Random(20340308), "bike-share", "heldout", 21, "bik-held")
     items += held_out_whole(WHOLE_BIKE, "bik-whole-")
+    # A further blind confirmation case (a home solar installer's customer
+    # desk), written after grain-coop and held out whole: never calibrated or
+    # trained on. Appended last with its own RNG, then its hand-written
+    # summaries.
+    items += compose(random.Random(20350702), "solar-install", "heldout", 21, "sol-held")
+    items += held_out_whole(WHOLE_SOLAR, "sol-whole-")
     # The re-split: the five whole cases from ops-export to grain-coop were
     # held out until their figures had been read many times over; now they
     # train the combiner, and the held-out domains are the three blind cases
