@@ -39,12 +39,14 @@ seventh blind confirmation case, written after the re-split: held out whole,
 never calibrated or trained on); then those of bike-share (a city bike-share
 operator's rider support desk, an eighth, written alongside marina-berths:
 held out whole, never calibrated or trained on); then those of solar-install
-(a home solar installer's customer desk, a further blind confirmation case
-written after grain-coop: held out whole, never calibrated or trained on).
+(a home solar installer's customer desk, a ninth, written after the re-split:
+held out whole, never calibrated or trained on); then those of
+animal-shelter (a municipal animal shelter's adoption desk, a tenth, written
+alongside solar-install: held out whole, never calibrated or trained on).
 
 Last, the re-split: the five whole cases from ops-export to grain-coop,
 read too often to stand for new domains, are written with split `calib`
-(CALIB_CASES); the held-out domains are the five blind cases after them.
+(CALIB_CASES); the held-out domains are the seven blind cases after them.
 
 Run from the repository root: python3 eval/scripts/make_faithfulness_set.py
 """
@@ -1094,6 +1096,88 @@ V = {
        "Owen and Lena Calloway are both borrowers on the Cobalt Green Lending loan.",
        "Owen Calloway asked when the first loan payment is due."]}},
 },
+"animal-shelter": {
+ "NF1": {"heldout": {
+   S: ["Home visit HV-36-0218 was rescheduled, not cancelled, and is now set for 2036-01-21 at 17:30.",
+       "The Marshes' application for Pepper, AP-36-0471, is still open; its home visit was only moved, from 2036-01-14 to 2036-01-21.",
+       "Because the volunteer who was due to come fell ill, the coordinator pushed the Marshes' home check back a week to the evening of 21 January, and their request to adopt Pepper stays live in the meantime.",
+       "The 'cancelled' email Helena Marsh got on 2036-01-13 was only the notice for the released 14 January slot; a second email minutes later gave the new booking, and HV-36-0218 is now with volunteer home visitor Sunita Rao on 2036-01-21.",
+       "Nothing was called off: the home check for Pepper's application simply moved to Monday 21 January, and the application remains open."],
+   C: ["Home visit HV-36-0218 was cancelled, and application AP-36-0471 for Pepper has been closed.",
+       "The shelter cancelled the Marshes' home visit, so their application to adopt Pepper cannot go ahead.",
+       "Home visit coordinator Dana Whitlock moved home visit HV-36-0218 to 2036-01-28 at 17:30.",
+       "Home visit HV-36-0218 was moved to 2036-01-21 at the Marshes' request.",
+       "The home visit for AP-36-0471 took place on 2036-01-14, and the Marshes' home passed.",
+       "After volunteer home visitor Gareth Lowe went off sick, the home visit coordinator could not find anyone to replace him, so the visit for Pepper's application was dropped and the Marshes will have to book a new one themselves.",
+       "It seems likely that the Marshes' home visit was cancelled outright rather than moved, though the booking history is not entirely clear."],
+   O: ["Helena Marsh believes the shelter cancelled the home visit and that her application for Pepper is dead.",
+       "A dog adoption at the Riverton shelter needs both an approved application and a passed home visit.",
+       "Helena Marsh asked what has happened to the home visit for the Pepper application."]}},
+ "NF2": {"heldout": {
+   S: ["Application AP-36-0455 for the cat Juniper was withdrawn by co-applicant Tomas Marsh on 2036-01-09; the shelter did not decline it.",
+       "No one at the shelter turned the Marshes down for Juniper: Tomas Marsh pulled that application himself through the adopter portal, saying they would go ahead with Pepper first.",
+       "The Juniper application ended at the household's own request and was closed without any decision, so the Marshes are free to apply for her again.",
+       "AP-36-0455 is marked withdrawn by the applicant, not refused.",
+       "Tomas Marsh withdrew the cat application on 9 January before any reviewer looked at it, and Juniper (C36-0219) is still available for adoption."],
+   C: ["The shelter declined the Marshes' application for Juniper, AP-36-0455.",
+       "Application AP-36-0455 was withdrawn by Helena Marsh on 2036-01-09.",
+       "AP-36-0455 was refused because the Marshes already have a cat at home.",
+       "Tomas Marsh withdrew application AP-36-0455 through the adopter portal on 2036-01-19.",
+       "Adoption counsellor Priya Nandakumar withdrew the Juniper application after the Marshes returned Otis.",
+       "Because the Juniper application was turned down on 9 January, the household would need the adoption counsellor's approval before applying for another cat.",
+       "The shelter appears to have rejected the Juniper application, although the record does not say why."],
+   O: ["Helena Marsh thinks the shelter turned down her application for Juniper without explanation.",
+       "The Marshes applied for the cat Juniper (C36-0219) on 2036-01-05.",
+       "The Marsh household already has a cat, Biscuit, and had also applied for a second one, Juniper."]}},
+ "NF3": {"heldout": {
+   S: ["Pepper is still under medical hold MH-36-0093, which runs until 2036-01-24, so she cannot go home on Saturday 19 January.",
+       "Shelter veterinarian Marguerite Osei placed MH-36-0093 on Pepper on 2036-01-10 for kennel cough; the hold is still active and lasts until 2036-01-24.",
+       "Pepper no longer coughing has not lifted her hold: she has a two-week course of treatment to finish and a recheck on 2036-01-23, and she cannot leave before the hold ends on the 24th, and then only with the vet's clearance.",
+       "The earliest Pepper could leave with an adopter is 2036-01-24, when her medical hold ends, and then only if the shelter veterinarian clears her.",
+       "Pepper's medical hold is temporary, but its end date, 24 January, has not yet come."],
+   C: ["Pepper's medical hold MH-36-0093 is over, so the Marshes can take her home on 2036-01-19.",
+       "Medical hold MH-36-0093 ended on 2036-01-13, when Pepper stopped coughing.",
+       "Pepper's medical hold MH-36-0093 runs until 2036-01-17.",
+       "Home visit coordinator Dana Whitlock placed medical hold MH-36-0093 on Pepper.",
+       "Pepper was put on medical hold MH-36-0093 on 2036-01-10 after testing positive for heartworm.",
+       "Pepper passed her recheck on 2036-01-23, and the shelter veterinarian has ended her medical hold.",
+       "With her cough gone and the vet's recheck apparently brought forward, Pepper's hold may well have been lifted already, so a weekend pickup looks possible once the record is updated."],
+   O: ["Helena Marsh believes Pepper's medical hold is over and wants to collect her on Saturday 19 January.",
+       "A kennel volunteer told Helena Marsh that Pepper had stopped coughing.",
+       "Pepper (D36-0142) is a terrier mix of about three years, kept in the shelter's isolation ward."]}},
+ "NF4": {"heldout": {
+   S: ["Fee sponsorship FS-36-0027 of USD 100 is only reserved for Pepper's adoption and has not been paid.",
+       "The Friends of Riverton Animal Shelter have set aside USD 100 toward Pepper's USD 175 fee, but the money moves only when an adoption contract is signed, so the adopter would still pay USD 75 at signing.",
+       "Nobody has paid Pepper's adoption fee yet: the Friends' USD 100 sponsorship is a reservation that holds until 2036-02-12.",
+       "FS-36-0027 was reserved on 2036-01-12 and will be paid to the shelter only once a contract for Pepper is signed; it covers USD 100 of the fee, not all of it.",
+       "Pepper would not come free: the Friends' contribution to her fee is earmarked, not yet handed over, and leaves a USD 75 balance for the adopter."],
+   C: ["The Friends of Riverton Animal Shelter paid Pepper's adoption fee in full through sponsorship FS-36-0027.",
+       "Sponsorship FS-36-0027 of USD 100 was paid to the shelter on 2036-01-12.",
+       "FS-36-0027 covers the whole USD 175 adoption fee for Pepper, so the Marshes owe nothing.",
+       "Sponsorship FS-36-0027 puts USD 150 toward Pepper's fee, leaving a balance of USD 25.",
+       "FS-36-0027 has been applied to Pepper's adoption, and the USD 75 balance has already been taken from the Marshes.",
+       "The Friends' USD 100 sponsorship for Pepper is reserved only until 2036-01-24 and lapses if no contract has been signed by then.",
+       "Although the Friends reserved their sponsorship on 2036-01-12 and have since transferred the USD 100 to the shelter, the other USD 75 of Pepper's fee is due only when the adoption contract is signed."],
+   O: ["Helena Marsh believes the Friends of the shelter have paid Pepper's fee and that the household owes nothing.",
+       "The shelter's adoption fee for an adult dog, USD 175, includes spay, vaccinations and a microchip.",
+       "Adoption fee sponsorships at the shelter come from the Friends of Riverton Animal Shelter's Home Stretch fund."]}},
+ "NF5": {"heldout": {
+   S: ["Otis's pre-adoption assessment, BA-35-1204 of 2035-12-11, found him calm with the test cat; the 'not suitable for homes with cats' result comes from BA-36-0031, done on 2036-01-08 after his return.",
+       "The shelter had no cat warning on Otis when the Marshes adopted him: the finding that he should not live with cats was made only after they brought him back.",
+       "In December behaviour coordinator Lena Okafor judged Otis fine for a home with a calm adult cat; her reassessment on 8 January, two days after the return, reversed that.",
+       "BA-36-0031, the post-return reassessment, is where Otis's 'no cats' rating comes from; his December assessment, BA-35-1204, raised no concern about cats.",
+       "Otis's profile says 'no cats' because of the assessment done after the Marshes returned him on 2036-01-06, not because of anything recorded before his adoption on 2035-12-20."],
+   C: ["Otis's assessment before his adoption, BA-35-1204, already rated him not suitable for homes with cats.",
+       "The shelter knew Otis was unsafe with cats before the Marshes adopted him and did not tell them.",
+       "Otis's 'no cats' rating comes from assessment BA-36-0031, carried out on 2035-12-11, before his adoption.",
+       "Otis's reassessment after his return, BA-36-0031, found him calm with the test cat, just as his December assessment had.",
+       "Otis's pre-adoption assessment BA-35-1204 on 2035-12-11 included no cat test, so nothing was known then about how he behaves with cats.",
+       "Foster coordinator Ravi Chandran carried out both of Otis's behaviour assessments.",
+       "Read together, the two assessments suggest the concern about cats was probably already noted in December and merely confirmed after Otis came back."],
+   O: ["Helena Marsh believes the shelter knew before the adoption that Otis was not safe with cats.",
+       "The Marshes returned Otis (D35-0877) to the shelter on 2036-01-06, and he now lives with volunteer foster carer Ines Duarte.",
+       "Helena Marsh complained that Otis's profile now says 'no cats' and that nobody told her."]}},
+},
 }
 
 FILLER = {
@@ -1151,6 +1235,10 @@ FILLER = {
                    "The assistant may only look things up; it must not move jobs, file or withdraw applications, claim rebates, change loans or message the customer.",
                    "The agent read the ticket, the customer account, the project, the installation job, the panel delivery, the customer notices, both interconnection applications, the change order, the site survey, the shading re-measurement, the rebate reservation and the financing plan.",
                    "Customer desk ticket CSD-58904 is still open."],
+ "animal-shelter": ["Helena Marsh (adopter record ADP-30417) raised her questions on adoption desk ticket ADK-60912.",
+                    "The assistant may only look things up; it must not decide applications, book home visits, end medical holds, record payments or message adopters.",
+                    "The agent read the ticket, the adopter record, both adoption applications, the home visit, Pepper's animal record, her medical hold, the fee sponsorship, Otis's return record, both of his behaviour assessments and his foster placement.",
+                    "Adoption desk ticket ADK-60912 is still open."],
 }
 
 # Hand-written whole summaries (held out), labels by reading them.
@@ -1281,6 +1369,18 @@ WHOLE_SOLAR = [
   {"HF1": O, "HF2": S, "HF3": C, "HF4": O, "HF5": C}),
 ]
 
+# Hand-written whole summaries of the animal-shelter case (a further blind
+# confirmation case, written after grain-coop and held out whole), labels by
+# reading them. Appended after every earlier line.
+WHOLE_SHELTER = [
+ ("animal-shelter", "Adoption desk ticket ADK-60912 from Helena Marsh (ADP-30417) was looked into. The Marshes' home visit for Pepper, HV-36-0218, was not cancelled: the home visit coordinator moved it from 14 January to 2036-01-21 at 17:30 because the volunteer visitor was off sick, and application AP-36-0471 is still open. Their application for the cat Juniper, AP-36-0455, was withdrawn by Tomas Marsh through the adopter portal on 2036-01-09; the shelter made no decision on it. The USD 100 sponsorship from the Friends of Riverton Animal Shelter toward Pepper's USD 175 fee, FS-36-0027, is reserved but not paid; it is paid only when an adoption contract is signed, leaving USD 75 for the adopter. Helena also asked about Pepper's medical hold and about Otis's behaviour assessments. The ticket is still open.",
+  {"NF1": S, "NF2": S, "NF3": O, "NF4": S, "NF5": O}),
+ ("animal-shelter", "The shelter cancelled home visit HV-36-0218, so the Marshes' application for Pepper cannot go ahead. Their application for Juniper, AP-36-0455, was declined by the shelter. Pepper is under medical hold MH-36-0093, placed by shelter veterinarian Marguerite Osei on 2036-01-10 for kennel cough; it runs until 2036-01-24, so she cannot go home on Saturday 19 January. The Friends of Riverton Animal Shelter have already paid USD 100 of Pepper's fee through FS-36-0027. Otis's December assessment found him calm with the test cat; his 'no cats' rating comes from BA-36-0031, done on 2036-01-08 after the Marshes returned him.",
+  {"NF1": C, "NF2": C, "NF3": S, "NF4": C, "NF5": S}),
+ ("animal-shelter", "The agent reviewed the Marsh household's records for ticket ADK-60912. Home visit HV-36-0218 for application AP-36-0471 was rescheduled, not cancelled, and now takes place on 2036-01-21 with volunteer home visitor Sunita Rao. Pepper's medical hold ended when she stopped coughing on 2036-01-13, so she is free to go home. Otis's pre-adoption assessment, BA-35-1204, already rated him unsuitable for homes with cats. The Marshes applied for the cat Juniper on 2036-01-05. A fee sponsorship, FS-36-0027, is on file for Pepper. Otis is now with foster carer Ines Duarte under placement FP-36-0064. Nothing was decided, booked, ended, recorded or changed.",
+  {"NF1": S, "NF2": O, "NF3": C, "NF4": O, "NF5": C}),
+]
+
 
 # Whole cases first held out, later moved to the calibration split (see
 # the re-split in main and eval/faithfulness/README.md).
@@ -1391,6 +1491,12 @@ def main():
     # summaries.
     items += compose(random.Random(20350702), "solar-install", "heldout", 21, "sol-held")
     items += held_out_whole(WHOLE_SOLAR, "sol-whole-")
+    # A further blind confirmation case (a municipal animal shelter's
+    # adoption desk), written after grain-coop and held out whole: never
+    # calibrated or trained on. Appended last with its own RNG, then its
+    # hand-written summaries.
+    items += compose(random.Random(20360204), "animal-shelter", "heldout", 21, "shl-held")
+    items += held_out_whole(WHOLE_SHELTER, "shl-whole-")
     # The re-split: the five whole cases from ops-export to grain-coop were
     # held out until their figures had been read many times over; now they
     # train the combiner, and the held-out domains are the three blind cases
