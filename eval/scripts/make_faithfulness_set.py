@@ -1499,7 +1499,7 @@ def main():
     items += held_out_whole(WHOLE_SHELTER, "shl-whole-")
     # The re-split: the five whole cases from ops-export to grain-coop were
     # held out until their figures had been read many times over; now they
-    # train the combiner, and the held-out domains are the three blind cases
+    # train the combiner, and the held-out domains are the seven blind cases
     # written after them.
     for it in items:
         if it["case"] in CALIB_CASES:
