@@ -42,7 +42,10 @@ held out whole, never calibrated or trained on); then those of solar-install
 (a home solar installer's customer desk, a ninth, written after the re-split:
 held out whole, never calibrated or trained on); then those of
 animal-shelter (a municipal animal shelter's adoption desk, a tenth, written
-alongside solar-install: held out whole, never calibrated or trained on).
+alongside solar-install: held out whole, never calibrated or trained on); then
+those of driving-school (a driving school's office, a further blind
+confirmation case written after grain-coop: held out whole, never calibrated
+or trained on).
 
 Last, the re-split: the five whole cases from ops-export to grain-coop,
 read too often to stand for new domains, are written with split `calib`
@@ -1178,6 +1181,88 @@ V = {
        "The Marshes returned Otis (D35-0877) to the shelter on 2036-01-06, and he now lives with volunteer foster carer Ines Duarte.",
        "Helena Marsh complained that Otis's profile now says 'no cats' and that nobody told her."]}},
 },
+"driving-school": {
+ "DF1": {"heldout": {
+   S: ["The GBP 84.00 for Zofia's cancelled mock test lesson is held on the Brennans' family account as lesson credit LC-37-0219; it was not refunded to Declan Brennan's card.",
+       "Nothing has gone back to the Visa ending 4417: when the school called off the 24 March mock test because the instructor was ill, it kept the GBP 84 as credit on account FA-20583 for later lessons.",
+       "Lesson credit LC-37-0219, created by accounts officer Mina Sorensen on 2037-03-24 after lesson LS-37-11842 was cancelled, still shows GBP 84.00 available and no card refund; the 'refund processed' email meant a credit, not money back.",
+       "Declan's money for the lesson the school called off sits with Brightlane as a balance he can spend on further driving lessons or test-day hire; it would be paid back to his card only if he asked in writing after Zofia finishes her course.",
+       "The statement for FA-20583 lists no card refunds; the GBP 84.00 of payment PAY-37-3318 now shows as a lesson credit held on account."],
+   C: ["The GBP 84.00 for the cancelled mock test lesson was refunded to Declan Brennan's Visa ending 4417 on 2037-03-24.",
+       "Lesson credit LC-37-0219 was paid back to the card on file, so the family account no longer holds any credit.",
+       "The school cancelled Zofia's mock test lesson LS-37-11842 and is holding lesson credit LC-37-0219 of GBP 48.00 on the family account.",
+       "Lesson LS-37-11842 was cancelled because Zofia did not turn up, and the GBP 84.00 was kept as a lesson credit.",
+       "Since the mock test lesson was cancelled by the school, the GBP 84.00 is on its way back to Declan Brennan's card and should reach it within a few working days, as the refund email said.",
+       "Although LC-37-0219 was first recorded as a credit on the family account, accounts officer Mina Sorensen has since turned it into a card refund, which is why the 'refund processed' email went out.",
+       "It looks as though the GBP 84 was most likely refunded to the card rather than kept by the school, although the payment may still be in transit."],
+   O: ["Declan Brennan believes the GBP 84 for Zofia's cancelled mock test lesson was refunded to his card.",
+       "Zofia's mock test lesson on 2037-03-24 was booked as a two-hour session with instructor Priya Anand.",
+       "Declan Brennan asked why the money for the cancelled mock test lesson has not reached his card."]}},
+ "DF2": {"heldout": {
+   S: ["Transfer TRF-37-0066 moved 3 unused lessons from Callum's package PK-37-0412 to Zofia's package PK-37-0587, not the other way round.",
+       "The three lessons went the way Declan Brennan asked: out of Callum's finished package and into Zofia's, which rose from 2 lessons left to 5.",
+       "On 2037-03-16 accounts officer Mina Sorensen credited Zofia with the three lessons her brother had not used before passing his test.",
+       "Zofia gained lessons in the March transfer rather than losing them: her package PK-37-0587 received 3 from her brother's, and Callum's package PK-37-0412 is now closed with none left.",
+       "The statement line that worried Declan names PK-37-0412 as the source of the three lessons; Callum's leftover lessons now belong to Zofia."],
+   C: ["Transfer TRF-37-0066 moved 3 lessons from Zofia's package PK-37-0587 to Callum's package PK-37-0412.",
+       "Three of Zofia's lessons were wrongly moved onto Callum's package, even though Callum had already passed his test.",
+       "TRF-37-0066 moved 5 unused lessons from Callum's package to Zofia's.",
+       "Callum's three unused lessons were transferred to Zofia's package on 2037-03-16 by bookings coordinator Kieran Walsh.",
+       "Callum's three leftover lessons reached Zofia's package PK-37-0587 on 2037-03-26.",
+       "After transfer TRF-37-0066, which took Zofia's package from 5 lessons left down to 2, Callum's package PK-37-0412 was closed.",
+       "Going by the package records, it seems the three lessons probably ended up on Callum's package rather than Zofia's."],
+   O: ["Declan Brennan thinks the office moved three of Zofia's lessons onto Callum's package by mistake.",
+       "Callum Brennan passed his practical driving test on 2037-03-11.",
+       "Declan Brennan asked about a transfer of lessons between his two children's packages."]}},
+ "DF3": {"heldout": {
+   S: ["Zofia did not pass her theory test first time: she failed on 2037-02-09 and passed on her second attempt on 2037-03-02.",
+       "Her theory certificate TC-8841-2093 comes from the 2 March pass and is valid until 2039-03-01, not February 2039.",
+       "At the 9 February sitting Zofia scored 39 of 75 on hazard perception, five below the pass mark of 44, so no certificate was issued; she passed both parts at her next attempt, TA-37-0498.",
+       "It took Zofia two goes to get through the theory test, and her certificate dates from the successful resit in early March 2037.",
+       "Theory certificate TC-8841-2093 was issued for attempt TA-37-0498, Zofia's second; her first attempt, TA-37-0311, was a fail."],
+   C: ["Zofia passed her theory test at the first attempt on 2037-02-09.",
+       "Zofia's theory certificate TC-8841-2093 is valid until 2039-02-08.",
+       "Zofia failed the multiple choice part on 9 February but passed hazard perception; she passed both parts on 2037-03-02.",
+       "Zofia passed her theory test on her second attempt, on 2037-03-12, and certificate TC-8841-2093 runs until 2039-03-11.",
+       "Zofia has failed the theory test twice, so she has no valid theory certificate yet.",
+       "On her first attempt Zofia scored 45 of 50 on the multiple choice and 57 of 75 on hazard perception, passing both and earning certificate TC-8841-2093.",
+       "The records suggest that Zofia's theory pass probably dates from her February sitting, with the March test only a practice run."],
+   O: ["Declan Brennan believes Zofia passed her theory test first time on 9 February.",
+       "Zofia sat her theory tests at the Northvale theory test centre.",
+       "On 2037-02-09 Zofia scored 45 of 50 on the multiple choice part of the theory test, above the pass mark of 43."]}},
+ "DF4": {"heldout": {
+   S: ["Instructor change request ICR-37-0154 was approved with changes: Zofia moves to Tom Keller, but on Tuesdays and Thursdays at 18:00 from 2037-04-07, not on Saturday mornings.",
+       "Office manager Rosalind Achebe agreed to the switch to Tom Keller on 2037-03-30 but did not grant the Saturday slots, because he has none free before July.",
+       "Tomorrow's lesson, Saturday 4 April at 09:00, is still with Priya Anand; Zofia's lessons with Tom Keller begin on Tuesday 7 April and run on Tuesday and Thursday evenings, because the office manager changed the Saturday request.",
+       "The family got Tom Keller as Zofia's instructor, just not at the times they asked for: weekday evenings replace the Saturday mornings in the request.",
+       "ICR-37-0154 was not approved as submitted; the office manager agreed to the new instructor but changed the days to Tuesday and Thursday evenings."],
+   C: ["Instructor change request ICR-37-0154 was approved as asked, so Zofia has lessons with Tom Keller on Saturday mornings from 2037-04-04.",
+       "Zofia's lesson on Saturday 2037-04-04 at 09:00 is with Tom Keller.",
+       "Office manager Rosalind Achebe declined the request to move Zofia to Tom Keller, so she stays with Priya Anand.",
+       "ICR-37-0154 moved Zofia from Tom Keller to Priya Anand, with lessons on Tuesdays and Thursdays at 18:00.",
+       "The switch to Tom Keller was approved with changes by bookings coordinator Kieran Walsh, with lessons on Tuesday and Thursday evenings.",
+       "Zofia moves to Tom Keller on Tuesday and Thursday evenings at 18:00, starting on 2037-04-14, after the office manager approved the change on 2037-03-30.",
+       "While the office manager did adjust the request, moving Zofia to Tom Keller only from 7 April, she kept the Saturday morning slot the family asked for."],
+   O: ["Declan Brennan believes Zofia's switch to Tom Keller on Saturday mornings was approved.",
+       "Tom Keller was Callum Brennan's driving instructor.",
+       "Declan Brennan asked for Zofia to change instructor so that she could have the one who taught her brother."]}},
+ "DF5": {"heldout": {
+   S: ["Zofia's practical test PT-4471-9920 is still on 2037-04-28 at 08:40, but at Harrow Lane Driving Test Centre instead of Kellbrook.",
+       "The test was not cancelled: because Kellbrook is shut from 20 April to 8 May for building works, the driving test service moved it to Harrow Lane, keeping the same date, time and booking reference.",
+       "Under notice TCN-37-0032, Zofia's test on 28 April has been switched to Harrow Lane; nothing else about the booking changed.",
+       "Zofia should go to Harrow Lane, not Kellbrook, for her 08:40 test on 28 April; the Northvale Driving Test Service made the swap for every Kellbrook test in the closure period.",
+       "Booking PT-4471-9920 keeps its date and time; only the test centre has changed, from Kellbrook to Harrow Lane."],
+   C: ["Zofia's driving test PT-4471-9920 is at Kellbrook Driving Test Centre on 2037-04-28 at 08:40.",
+       "Because Kellbrook is closing, Zofia's practical test PT-4471-9920 has been cancelled and must be rebooked.",
+       "Zofia's test has moved to Harrow Lane Driving Test Centre and to a new date, 2037-05-12.",
+       "The test at Harrow Lane keeps the same date, 2037-04-28, but now starts at 10:40.",
+       "Brightlane's bookings coordinator Kieran Walsh moved Zofia's test from Kellbrook to Harrow Lane to get an earlier slot.",
+       "Notice TCN-37-0032 moved Zofia's test from Harrow Lane to Kellbrook Driving Test Centre, keeping the same date and time.",
+       "Although the Northvale Driving Test Service has announced building works at Kellbrook, they do not start until after 28 April, so Zofia's 08:40 test there is unaffected."],
+   O: ["Declan Brennan believes Zofia's driving test on 28 April is at Kellbrook.",
+       "Zofia will take her practical test in a Brightlane school car, and the GBP 62.00 test fee has been paid.",
+       "Declan Brennan asked whether Tom Keller could give Zofia a warm-up lesson before her driving test."]}},
+},
 }
 
 FILLER = {
@@ -1239,6 +1324,10 @@ FILLER = {
                     "The assistant may only look things up; it must not decide applications, book home visits, end medical holds, record payments or message adopters.",
                     "The agent read the ticket, the adopter record, both adoption applications, the home visit, Pepper's animal record, her medical hold, the fee sponsorship, Otis's return record, both of his behaviour assessments and his foster placement.",
                     "Adoption desk ticket ADK-60912 is still open."],
+ "driving-school": ["Declan Brennan (family account FA-20583) raised his questions about his daughter Zofia on office ticket OFC-37-2290.",
+                    "The assistant may only look things up; it must not refund, move lessons, assign instructors, book or move tests, or message payers.",
+                    "The agent read the ticket, the family account, the cancelled lesson, the lesson credit, the account statement, both lesson packages, the package transfer, the instructor change request, Zofia's theory attempts and certificate, the test booking and the test centre notice.",
+                    "Office ticket OFC-37-2290 is still open."],
 }
 
 # Hand-written whole summaries (held out), labels by reading them.
@@ -1381,6 +1470,18 @@ WHOLE_SHELTER = [
   {"NF1": S, "NF2": O, "NF3": C, "NF4": O, "NF5": C}),
 ]
 
+# Hand-written whole summaries of the driving-school case (a further blind
+# confirmation case, written after grain-coop and held out whole), labels by
+# reading them. Appended after every earlier line.
+WHOLE_DRIVING = [
+ ("driving-school", "Office ticket OFC-37-2290 from Declan Brennan (family account FA-20583) about his daughter Zofia was looked into. The GBP 84.00 for her mock test lesson LS-37-11842, which the school cancelled on 2037-03-24 because the instructor was off sick, was not refunded to his card; it is held on the account as lesson credit LC-37-0219 and can be used for later lessons, or refunded on written request once Zofia's course ends. Transfer TRF-37-0066 on 2037-03-16 moved three unused lessons from Callum's package PK-37-0412 into Zofia's package PK-37-0587, as Declan had asked, so Zofia's balance went up, not down. Instructor change request ICR-37-0154 was approved with changes by the office manager: Zofia moves to Tom Keller from 2037-04-07 on Tuesday and Thursday evenings at 18:00, since he has no Saturday mornings free, and tomorrow's Saturday lesson stays with Priya Anand. Declan also asked about Zofia's theory certificate and where her driving test will be held. The ticket is still open.",
+  {"DF1": S, "DF2": S, "DF3": O, "DF4": S, "DF5": O}),
+ ("driving-school", "Declan Brennan's GBP 84 for Zofia's cancelled mock test lesson was refunded to his Visa ending 4417 on 2037-03-24 and should appear on his card shortly. Zofia needed two attempts at the theory test: she failed hazard perception on 2037-02-09 and passed on 2037-03-02, so certificate TC-8841-2093 is valid until 2039-03-01. Her request to change instructor, ICR-37-0154, was approved as asked, and from Saturday 2037-04-04 she has her lessons with Tom Keller at 09:00. Her practical test PT-4471-9920 stays on 2037-04-28 at 08:40 with the same reference, but the Northvale Driving Test Service has moved it to Harrow Lane Driving Test Centre while Kellbrook is closed for building works. Declan also queried a lesson transfer between his children's packages.",
+  {"DF1": C, "DF2": O, "DF3": S, "DF4": C, "DF5": S}),
+ ("driving-school", "The agent reviewed the Brennan family's records for ticket OFC-37-2290. Transfer TRF-37-0066 took three lessons off Zofia's package PK-37-0587 and added them to Callum's PK-37-0412, so Zofia has fewer lessons left. Zofia passed her theory test first time on 2037-02-09 and holds certificate TC-8841-2093. Her driving test, PT-4471-9920, is at Kellbrook Driving Test Centre on 2037-04-28 at 08:40. Declan Brennan also asked about the GBP 84 he paid for Zofia's cancelled mock test lesson, and he had asked for Zofia to move to Tom Keller, who taught Callum. The assistant did not refund, move, assign or book anything.",
+  {"DF1": O, "DF2": C, "DF3": C, "DF4": O, "DF5": C}),
+]
+
 
 # Whole cases first held out, later moved to the calibration split (see
 # the re-split in main and eval/faithfulness/README.md).
@@ -1497,6 +1598,11 @@ def main():
     # hand-written summaries.
     items += compose(random.Random(20360204), "animal-shelter", "heldout", 21, "shl-held")
     items += held_out_whole(WHOLE_SHELTER, "shl-whole-")
+    # A further blind confirmation case (a driving school's office), written
+    # after grain-coop and held out whole: never calibrated or trained on.
+    # Appended last with its own RNG, then its hand-written summaries.
+    items += compose(random.Random(20370401), "driving-school", "heldout", 21, "drv-held")
+    items += held_out_whole(WHOLE_DRIVING, "drv-whole-")
     # The re-split: the five whole cases from ops-export to grain-coop were
     # held out until their figures had been read many times over; now they
     # train the combiner, and the held-out domains are the seven blind cases
