@@ -43,13 +43,14 @@ held out whole, never calibrated or trained on); then those of solar-install
 held out whole, never calibrated or trained on); then those of
 animal-shelter (a municipal animal shelter's adoption desk, a tenth, written
 alongside solar-install: held out whole, never calibrated or trained on); then
-those of driving-school (a driving school's office, a further blind
-confirmation case written after grain-coop: held out whole, never calibrated
-or trained on).
+those of driving-school (a driving school's office, an eleventh, written after
+the re-split: held out whole, never calibrated or trained on); then those of
+print-shop (a commercial print shop's order desk, a twelfth, written
+alongside driving-school: held out whole, never calibrated or trained on).
 
 Last, the re-split: the five whole cases from ops-export to grain-coop,
 read too often to stand for new domains, are written with split `calib`
-(CALIB_CASES); the held-out domains are the seven blind cases after them.
+(CALIB_CASES); the held-out domains are the nine blind cases after them.
 
 Run from the repository root: python3 eval/scripts/make_faithfulness_set.py
 """
@@ -1263,6 +1264,88 @@ V = {
        "Zofia will take her practical test in a Brightlane school car, and the GBP 62.00 test fee has been paid.",
        "Declan Brennan asked whether Tom Keller could give Zofia a warm-up lesson before her driving test."]}},
 },
+"print-shop": {
+ "QF1": {"heldout": {
+   S: ["Proof PRF-38-0417-1 of the spring catalogue was approved with changes, not as is: on 2038-01-08 brand manager Colette Ardern asked for two corrections before anything could be printed.",
+       "Colette Ardern's sign-off on 8 January came with two edits she required, a Tarn 2 tent price of USD 279 on page 14 and the updated store map on page 31, so the first proof could not be used for printing.",
+       "The catalogue went on press on 2038-01-12 from revised proof PRF-38-0417-2, which showed both requested changes and which Colette Ardern approved as is on 2038-01-11; the first proof had only been approved with changes.",
+       "The first proofing round did not clear the job for the press: its approval carried edits to pages 14 and 31, and only the second round, signed off on 11 January, released it.",
+       "Nothing could be printed from the 8 January proof, because the brand manager approved it subject to changes rather than as it stood."],
+   C: ["Brand manager Colette Ardern approved proof PRF-38-0417-1 as is on 2038-01-08, so the catalogue could have gone to press that day.",
+       "The spring catalogue was printed from the first proof, PRF-38-0417-1, with no changes requested.",
+       "Marketing coordinator Imogen Tate approved proof PRF-38-0417-1 with changes on 2038-01-08.",
+       "Colette Ardern approved the first proof with changes to pages 14 and 31, and revised proof PRF-38-0417-2 is still waiting for her approval.",
+       "The page 14 correction on proof PRF-38-0417-1 took the Tarn 2 tent price down from USD 279 to USD 249.",
+       "After the first proof came back approved with changes, prepress sent revised proof PRF-38-0417-2, which Colette Ardern approved as is on 2038-01-18, and the catalogue went on press the next day.",
+       "Colette Ardern's 8 January approval seems to have asked for nothing more than optional notes, so the press was probably free to start that day and the lost days look like Ambergate's doing."],
+   O: ["Imogen Tate believes Colette Ardern approved the catalogue proof as it was on 8 January and that the rush days were wasted.",
+       "Colette Ardern, Wexcombe & Vane's brand manager, is the account's named proof approver.",
+       "Imogen Tate asked why the spring catalogue did not go to press on 8 January."]}},
+ "QF2": {"heldout": {
+   S: ["Poster reprint RP-38-0061 failed its first press check, PC-38-0155, but passed the second, PC-38-0156, the same morning after the press was recalibrated.",
+       "The posters are fixed: press supervisor Nadia Okonjo signed off the reprint's second press check, and the 400 reprinted A1 posters were delivered on 2038-01-18.",
+       "The 'failed' email Imogen Tate received on 15 January reported only the first colour check (magenta Delta E 5.6, over the 3.0 limit); the check was repeated that morning, read 1.7, and passed.",
+       "RP-38-0061 got through its colour check at the second try: PC-38-0156 passed at 11:25 on 2038-01-15 and the run went ahead.",
+       "After one failed press check and a recalibration, the reprint of the misregistered posters passed, was run at Ambergate's cost and reached the distribution centre on 18 January."],
+   C: ["Poster reprint RP-38-0061 failed its press check, so the in-store posters have still not been reprinted.",
+       "Both press checks on reprint RP-38-0061 failed, and the reprint is waiting for a third attempt.",
+       "Reprint RP-38-0061 passed its first press check, PC-38-0155, on 2038-01-15.",
+       "Production manager Rosalind Haverty signed off press check PC-38-0156 on the poster reprint.",
+       "The reprinted posters passed their second press check on 2038-01-15 and were delivered on 2038-01-28.",
+       "The first press check on the poster reprint failed with a magenta Delta E of 5.6 against a 3.0 maximum, and Wexcombe & Vane is being charged for the reprint run that followed.",
+       "Although the reprint's second press check is recorded as passed, the 400 posters appear not to have left Ambergate yet."],
+   O: ["Imogen Tate says Ambergate's email of 15 January told her the poster reprint had failed its colour check.",
+       "The first run of the A1 in-store posters, order ORD-38-0388, was misregistered, and the customer reported it on 2038-01-12.",
+       "Imogen Tate asked whether the poster reprint has been finished."]}},
+ "QF3": {"heldout": {
+   S: ["The USD 450 rush fee on order ORD-38-0417 was credited to Wexcombe & Vane's account as credit note CN-38-0144, not refunded to the card.",
+       "Nothing has gone back to the Visa card ending 4417: account manager Rhodri Pellow issued the rush fee credit on 2038-01-20 as a USD 450.00 balance held on account CU-61530 for future orders.",
+       "CN-38-0144 sits on the account as credit; the money would go back to the card only if the customer's accounts payable contact asked in writing, and no such request has been made.",
+       "Ambergate gave the USD 450 rush fee back as account credit, while card payment PAY-38-0912 of 2038-01-06 stands with no refund against it.",
+       "The rush fee came back as credit usable against future orders, not as a card refund."],
+   C: ["The USD 450 rush fee on order ORD-38-0417 was refunded to the customer's Visa card on 2038-01-20.",
+       "Credit note CN-38-0144 returned the rush fee to the card that paid for the order.",
+       "Account manager Rhodri Pellow credited USD 540.00 to account CU-61530 as credit note CN-38-0144.",
+       "Press supervisor Nadia Okonjo issued credit note CN-38-0144 for the rush fee.",
+       "Ambergate kept the USD 450 rush fee on order ORD-38-0417 and issued no credit for it.",
+       "Account manager Rhodri Pellow issued credit note CN-38-0144 for the USD 450 rush fee on 2038-01-20 and sent the money back to the Visa card ending 4417 the following day.",
+       "It looks as though the rush fee has already been paid back to Wexcombe & Vane's card, going by Ambergate's 20 January email about the credit."],
+   O: ["Imogen Tate believes Ambergate refunded the rush fee to Wexcombe & Vane's card.",
+       "Order ORD-38-0417 was a rush job, and its USD 450 rush fee was paid by Visa card on 2038-01-06 with the rest of the order.",
+       "Imogen Tate asked what happened to the rush fee on the catalogue order."]}},
+ "QF4": {"heldout": {
+   S: ["Artwork transfer AT-38-0019 was inbound: Corbel Litho sent Wexcombe & Vane's stored artwork to Ambergate, where it was received on 2038-01-05.",
+       "Ambergate did not send the customer's artwork to Corbel Litho; the files came the other way, from the old printer to Ambergate, on brand manager Colette Ardern's written instruction of 2038-01-04.",
+       "The catalogue template, the logo masters and the 3 packaging dielines were received from Corbel Litho under AT-38-0019 and are kept in Ambergate's archive ART-61530, with no release to any other printer on record.",
+       "Wexcombe & Vane's former printer handed its artwork over to Ambergate at the customer's own written request, and nothing has left Ambergate's archive.",
+       "The log line Imogen Tate saw records an incoming transfer from Corbel Litho, which Colette Ardern had asked for in writing, not an outgoing one."],
+   C: ["Ambergate sent Wexcombe & Vane's stored artwork to Corbel Litho under transfer AT-38-0019.",
+       "Artwork transfer AT-38-0019 moved the customer's catalogue template and logo masters from Ambergate's archive to its former printer, Corbel Litho, on 2038-01-05.",
+       "The artwork transfer between Ambergate and Corbel Litho was made without any instruction from Wexcombe & Vane.",
+       "Imogen Tate instructed artwork transfer AT-38-0019 in writing on 2038-01-04.",
+       "Corbel Litho sent the stored artwork to Ambergate on 2038-01-15 under AT-38-0019, at Colette Ardern's written instruction.",
+       "AT-38-0019 brought in the catalogue template, the logo masters and 5 packaging dielines from Corbel Litho.",
+       "From the transfer log it seems Ambergate released a copy of the customer's artwork to Corbel Litho after first receiving it from there."],
+   O: ["Imogen Tate believes Ambergate sent the stored artwork to Corbel Litho without asking.",
+       "Corbel Litho was Wexcombe & Vane's printer before Ambergate.",
+       "Imogen Tate asked about a transfer log entry that names Corbel Litho."]}},
+ "QF5": {"heldout": {
+   S: ["Only 3,600 of the 6,000 spring catalogues on order ORD-38-0417 have been delivered.",
+       "Three of the five store drops, 1,200 catalogues each, were delivered on 2038-01-19 and 2038-01-20; the Millbridge and Fellgate copies have not gone out yet.",
+       "The 20 January carrier notice covered only the Oakhurst Park drop; 2,400 catalogues are still waiting on the bindery and are due on 2038-01-26.",
+       "Not every store has its catalogues: the saddle stitcher broke down on 2038-01-14 after 3,600 copies were bound, so two stores' 2,400 copies are still to come.",
+       "ORD-38-0417 is partially delivered, 3,600 copies in the stores and 2,400 outstanding."],
+   C: ["All 6,000 spring catalogues were delivered to the stores by 2038-01-20.",
+       "Catalogue order ORD-38-0417 has been delivered in full.",
+       "Only 2,400 of the 6,000 catalogues have been delivered, and the remaining 3,600 are due on 2038-01-26.",
+       "Three of the five store drops have been delivered, and the last 2,400 catalogues are due on 2038-01-29.",
+       "The 2,400 undelivered catalogues for Millbridge and Fellgate have not been printed yet and will go on press once the bindery is repaired.",
+       "Four of the five store drops have been delivered; only Fellgate's 1,200 copies are outstanding.",
+       "The catalogues probably all reached the stores by 20 January, since the carrier's notice that day said the consignment had been delivered."],
+   O: ["Imogen Tate believes all 6,000 catalogues were delivered on 20 January.",
+       "All 6,000 copies of the spring catalogue were printed on Press 2 on 2038-01-12 and 2038-01-13.",
+       "Imogen Tate asked whether the spring catalogues have reached every store."]}},
+},
 }
 
 FILLER = {
@@ -1328,6 +1411,10 @@ FILLER = {
                     "The assistant may only look things up; it must not refund, move lessons, assign instructors, book or move tests, or message payers.",
                     "The agent read the ticket, the family account, the cancelled lesson, the lesson credit, the account statement, both lesson packages, the package transfer, the instructor change request, Zofia's theory attempts and certificate, the test booking and the test centre notice.",
                     "Office ticket OFC-37-2290 is still open."],
+ "print-shop": ["Imogen Tate, marketing coordinator at Wexcombe & Vane Outdoor (customer account CU-61530), raised her questions on order desk ticket ODK-38-2291.",
+                "The assistant may only look things up; it must not approve proofs, sign off press checks, issue credits or refunds, release artwork or change orders.",
+                "The agent read the ticket, the customer account, the catalogue order, both proofs, the catalogue deliveries, the payment, the poster reprint, both press checks, the credit note, the artwork transfer and the stored artwork archive.",
+                "Order desk ticket ODK-38-2291 is still open."],
 }
 
 # Hand-written whole summaries (held out), labels by reading them.
@@ -1482,6 +1569,18 @@ WHOLE_DRIVING = [
   {"DF1": O, "DF2": C, "DF3": C, "DF4": O, "DF5": C}),
 ]
 
+# Hand-written whole summaries of the print-shop case (a further blind
+# confirmation case, written after grain-coop and held out whole), labels by
+# reading them. Appended after every earlier line.
+WHOLE_PRINT = [
+ ("print-shop", "Order desk ticket ODK-38-2291 from Imogen Tate (Wexcombe & Vane Outdoor, CU-61530) was looked into. The first catalogue proof, PRF-38-0417-1, was approved with changes, not as is: on 2038-01-08 Colette Ardern asked for a new tent price on page 14 and the updated store map on page 31, and the catalogue went on press on 2038-01-12 from revised proof PRF-38-0417-2, which she approved on 2038-01-11. Poster reprint RP-38-0061 failed its first press check on 2038-01-15 but passed the second after the press was recalibrated, and the 400 posters were delivered on 2038-01-18. Ambergate has sent no artwork to Corbel Litho: transfer AT-38-0019 brought the customer's artwork in from Corbel Litho on 2038-01-05, on Colette Ardern's written instruction. Imogen also asked about the rush fee and about the catalogue deliveries. The ticket is still open.",
+  {"QF1": S, "QF2": S, "QF3": O, "QF4": S, "QF5": O}),
+ ("print-shop", "Brand manager Colette Ardern approved the first catalogue proof as it was on 8 January, so the job could have gone to press that day. Reprint RP-38-0061 of the A1 posters failed its press check, and the posters have not been reprinted. Account manager Rhodri Pellow issued credit note CN-38-0144 on 2038-01-20 for the USD 450 rush fee; it is held on account CU-61530 for future orders and has not been refunded to the card. Transfer AT-38-0019 sent the customer's stored artwork from Ambergate to Corbel Litho. Only 3,600 of the 6,000 catalogues have reached the stores; the 2,400 copies for Millbridge and Fellgate wait on the bindery and are due on 2038-01-26.",
+  {"QF1": C, "QF2": C, "QF3": S, "QF4": C, "QF5": S}),
+ ("print-shop", "The agent reviewed Wexcombe & Vane's records for ticket ODK-38-2291. Proof PRF-38-0417-1 is on file for the spring catalogue, and Colette Ardern is the account's named proof approver. The poster reprint passed its colour check at the second attempt, PC-38-0156, signed off by press supervisor Nadia Okonjo, after the first attempt failed. The USD 450 rush fee was refunded to Wexcombe & Vane's Visa card on 2038-01-20. Imogen Tate asked about a transfer log entry naming Corbel Litho. All 6,000 catalogues were delivered to the five stores by 2038-01-20. The assistant only looked things up and changed nothing.",
+  {"QF1": O, "QF2": S, "QF3": C, "QF4": O, "QF5": C}),
+]
+
 
 # Whole cases first held out, later moved to the calibration split (see
 # the re-split in main and eval/faithfulness/README.md).
@@ -1603,9 +1702,15 @@ def main():
     # Appended last with its own RNG, then its hand-written summaries.
     items += compose(random.Random(20370401), "driving-school", "heldout", 21, "drv-held")
     items += held_out_whole(WHOLE_DRIVING, "drv-whole-")
+    # A further blind confirmation case (a commercial print shop's order
+    # desk), written after grain-coop and held out whole: never calibrated or
+    # trained on. Appended last with its own RNG, then its hand-written
+    # summaries.
+    items += compose(random.Random(20380219), "print-shop", "heldout", 21, "prt-held")
+    items += held_out_whole(WHOLE_PRINT, "prt-whole-")
     # The re-split: the five whole cases from ops-export to grain-coop were
     # held out until their figures had been read many times over; now they
-    # train the combiner, and the held-out domains are the seven blind cases
+    # train the combiner, and the held-out domains are the nine blind cases
     # written after them.
     for it in items:
         if it["case"] in CALIB_CASES:
