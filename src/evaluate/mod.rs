@@ -471,7 +471,12 @@ impl Evaluator {
             evidence.push(records.evidence_for(fact));
         }
         if let Some(judge) = self.judge.as_mut() {
-            let pairs: Vec<(String, String)> = to_judge.iter().map(|j| j.pair.clone()).collect();
+            // Move the pairs out rather than copy them; only the targets are
+            // needed afterwards.
+            let pairs: Vec<(String, String)> = to_judge
+                .iter_mut()
+                .map(|j| std::mem::take(&mut j.pair))
+                .collect();
             for (input, nli) in to_judge.iter().zip(judge.judge_many(&pairs)?) {
                 let s = &mut signals[input.fact][input.unit];
                 if input.whole {
