@@ -4,20 +4,21 @@
 //! Run: `cargo bench --bench pipeline`. Throughput is in input tokens (the
 //! bundled tokenizer's count of the uncompacted request).
 
+#![allow(clippy::unwrap_used)]
+
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use serde_json::{json, Value};
 
-use continuity::compact::{compact, count_transcript, Inputs, Strategy};
-use continuity::error::Source;
-use continuity::redact::Redactor;
-use continuity::summarize::by_name;
-use continuity::tokens::TokenCounter;
-use continuity::{formats, io, MissionKernel, RetentionPolicy};
+use continuity_core::compact::{compact, count_transcript, Inputs, Strategy};
+use continuity_core::error::Source;
+use continuity_core::redact::Redactor;
+use continuity_core::{formats, io, MissionKernel, RetentionPolicy};
+use continuity_models::{by_name, TokenCounter};
 
 fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn kernel() -> MissionKernel {
@@ -75,6 +76,7 @@ fn run_once(
             policy,
             strategy: Strategy::Governed,
         },
+        chrono::Utc::now(),
         summarizer.as_mut(),
         tokens,
         &mut redactor,

@@ -7,11 +7,13 @@
 //!     RAYON_NUM_THREADS=2 cargo bench --bench qmatmul
 //!     QMM_DTYPES=q5_0 QMM_TOKENS=1 cargo bench --bench qmatmul   # a subset
 
+#![allow(clippy::unwrap_used)]
+
 use std::time::Instant;
 
 use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
 use candle_core::{Device, Module, Tensor};
-use continuity::llm::quant::{Kernel, QWeights};
+use continuity_llm::quant::{Kernel, QWeights};
 
 /// User + system CPU seconds of this process (ticks of 1/100 s).
 fn cpu_s() -> f64 {

@@ -6,20 +6,22 @@
 //! Run: `cargo bench --bench replay`. Needs ../shared/reference/mission-continuity
 //! (or CONTINUITY_REFERENCE); without it the bench prints one line and exits.
 
+#![allow(clippy::unwrap_used)]
+
 use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
-use continuity::compact::Strategy;
-use continuity::error::Source;
-use continuity::facts::FactKey;
-use continuity::replay::{self, Setup};
-use continuity::tokens::TokenCounter;
-use continuity::{io, MissionKernel, RetentionPolicy};
+use continuity_core::compact::Strategy;
+use continuity_core::error::Source;
+use continuity_core::{io, MissionKernel, RetentionPolicy};
+use continuity_eval::facts::FactKey;
+use continuity_eval::replay::{self, Setup};
+use continuity_models::TokenCounter;
 
 fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn reference() -> PathBuf {
@@ -65,7 +67,7 @@ fn replay_all(i: &Inputs, jobs: usize) -> usize {
         key: &i.key,
         tokens: &i.tokens,
     };
-    let r = replay::replay_all(sessions, conditions, &setup, jobs, false).expect("replay");
+    let r = replay::replay_all(sessions, conditions, &setup, jobs, &|_, _| {}).expect("replay");
     r.runs.iter().map(|x| x.compactions.len()).sum()
 }
 

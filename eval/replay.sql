@@ -1,6 +1,6 @@
 -- Named queries over the database `continuity replay` writes (DIR/replay.sqlite).
 -- Each reproduces the report table of the same name (`<!-- table: NAME -->` in
--- report.md), cell for cell; tests/replay_sql.rs holds them to it.
+-- report.md), cell for cell; crates/eval/tests/it/replay_sql.rs holds them to it.
 --
 --   sqlite3 DIR/replay.sqlite < eval/replay.sql     (runs them all)
 --

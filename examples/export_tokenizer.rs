@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use continuity::llm::gguf_tokenizer::tokenizer_from_gguf;
-use continuity::llm::manifest::resolve_model;
+use continuity_llm::gguf_tokenizer::tokenizer_from_gguf;
+use continuity_llm::manifest::resolve_model;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

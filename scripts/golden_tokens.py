@@ -2,7 +2,7 @@
 """Write golden token ids from llama.cpp (via llama-cpp-python) for the GGUF tokenizer tests.
 
 llama.cpp is the reference tokenizer for GGUF files, so the Rust builder in
-src/llm/gguf_tokenizer.rs must reproduce these ids exactly.
+crates/llm/src/gguf_tokenizer.rs must reproduce these ids exactly.
 
 Ids are recorded with llama.cpp's defaults for prompts: add_special=True (BOS
 is prepended only when the GGUF says so: Gemma yes, SmolLM2/Qwen no) and

@@ -1,0 +1,110 @@
+//! One module per subcommand: its arguments (`Args`) and `run`, which
+//! loads the inputs, calls the library and prints. Shared here: the
+//! arguments and loaders that several subcommands use.
+
+pub mod adversarial;
+pub mod bench;
+pub mod compact;
+pub mod eval;
+pub mod eval_bench;
+pub mod eval_train;
+pub mod generate;
+pub mod kernel;
+pub mod ledger;
+pub mod memory;
+pub mod plan;
+pub mod preflight;
+pub mod replay;
+
+use std::path::PathBuf;
+
+use continuity_core::compact::Strategy;
+use continuity_core::error::Source;
+use continuity_core::io;
+use continuity_core::summarize::Summarizer;
+use continuity_core::{MissionKernel, RetentionPolicy, Transcript};
+use continuity_models::TokenCounter;
+
+/// The arguments `compact` and `plan` share.
+#[derive(clap::Args)]
+pub struct Common {
+    /// Mission Kernel (TOML)
+    #[arg(long, value_name = "K.toml")]
+    pub kernel: PathBuf,
+    /// Retention policy (TOML); built-in defaults when absent
+    #[arg(long, value_name = "P.toml")]
+    pub policy: Option<PathBuf>,
+    /// Summarizer: none | extractive | smollm2-135m | qwen2.5-0.5b | gemma3-270m | NAME:PATH.gguf (on-device models are experimental)
+    #[arg(long, default_value = "extractive")]
+    pub summarizer: String,
+    /// Tokenizer for exact counts: a tokenizer.json, a .gguf, or a model name
+    /// (smollm2-135m, qwen2.5-0.5b, gemma3-270m) [default: bundled smollm2-135m]
+    #[arg(long, value_name = "SPEC")]
+    pub tokenizer: Option<String>,
+}
+
+/// How a compacted request is rebuilt (the core's [`Strategy`], with the
+/// help text the command line shows).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StrategyArg {
+    /// Kernel in the instructions, evidence pinned, summary advisory.
+    Governed,
+    /// The summary replaces everything older than the tail.
+    SummaryOnly,
+    /// Kernel in the instructions; no pins (the summary carries evidence).
+    KernelOnly,
+    /// Evidence pinned; the mission stays in the first message and is
+    /// summarized.
+    PinsOnly,
+}
+
+impl From<StrategyArg> for Strategy {
+    fn from(s: StrategyArg) -> Self {
+        match s {
+            StrategyArg::Governed => Strategy::Governed,
+            StrategyArg::SummaryOnly => Strategy::SummaryOnly,
+            StrategyArg::KernelOnly => Strategy::KernelOnly,
+            StrategyArg::PinsOnly => Strategy::PinsOnly,
+        }
+    }
+}
+
+/// `--tokenizer SPEC`, else the bundled tokenizer.
+pub fn load_tokenizer(spec: Option<&str>) -> anyhow::Result<TokenCounter> {
+    Ok(match spec {
+        Some(s) => TokenCounter::from_spec(s)?,
+        None => TokenCounter::default_tokenizer()?,
+    })
+}
+
+/// What `compact` and `plan` read before they start.
+pub struct Loaded {
+    pub transcript: Transcript,
+    pub source: Source,
+    pub kernel: MissionKernel,
+    pub policy: RetentionPolicy,
+    pub summarizer: Box<dyn Summarizer>,
+    pub tokens: TokenCounter,
+}
+
+pub fn load(
+    input: &str,
+    common: &Common,
+    now: chrono::DateTime<chrono::Utc>,
+) -> anyhow::Result<Loaded> {
+    let (transcript, source) = io::read_transcript(input)?;
+    Ok(Loaded {
+        transcript,
+        source,
+        kernel: io::load_kernel(&common.kernel, now)?,
+        policy: io::load_policy(common.policy.as_deref())?,
+        summarizer: continuity_models::by_name(&common.summarizer)?,
+        tokens: load_tokenizer(common.tokenizer.as_deref())?,
+    })
+}
+
+/// Print a value as pretty JSON on stdout.
+pub fn print_json<T: serde::Serialize>(v: &T) -> anyhow::Result<()> {
+    println!("{}", serde_json::to_string_pretty(v)?);
+    Ok(())
+}

@@ -1,0 +1,128 @@
+//! Measure: the same request before and after, in tokens, segment by
+//! segment over the model-visible text, with the floor and trigger rules.
+
+use crate::error::Result;
+use crate::kernel::MissionKernel;
+use crate::policy::CompactionRules;
+use crate::report::{Floor, Tokens, TriggerCheck};
+use crate::tokens::TokenCount;
+use crate::transcript::{compact_json, Part, Transcript};
+
+use super::rebuild::Rebuilt;
+use super::select::new_tool_results;
+
+/// A fixed segment of a request: an instruction block or a tool schema.
+pub struct FixedSegment {
+    /// `instructions.N` or `tools.N`.
+    pub item: String,
+    pub kind: &'static str,
+    pub text: String,
+}
+
+/// The segments no compaction removes: each instruction block, then each
+/// tool schema as compact JSON.
+pub fn fixed_segments(t: &Transcript) -> Vec<FixedSegment> {
+    let instructions = t
+        .instructions
+        .iter()
+        .enumerate()
+        .map(|(i, s)| FixedSegment {
+            item: format!("instructions.{i}"),
+            kind: "instructions",
+            text: s.clone(),
+        });
+    let tools = t.tools.iter().enumerate().map(|(i, s)| FixedSegment {
+        item: format!("tools.{i}"),
+        kind: "tool_schema",
+        text: compact_json(s),
+    });
+    instructions.chain(tools).collect()
+}
+
+/// Tokens of a request's fixed segments.
+pub fn fixed_tokens(t: &Transcript, tokens: &dyn TokenCount) -> Result<usize> {
+    fixed_segments(t)
+        .iter()
+        .map(|s| tokens.count(&s.text))
+        .sum()
+}
+
+/// Tokens of a whole request: its fixed segments and every part, each
+/// counted as the model-visible text of its segment.
+pub fn count_transcript(t: &Transcript, tokens: &dyn TokenCount) -> Result<usize> {
+    let mut n = fixed_tokens(t, tokens)?;
+    for (_, p) in t.parts() {
+        n += tokens.count(&p.part.visible_text())?;
+    }
+    Ok(n)
+}
+
+/// The request measured before and after, and the two rules.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measured {
+    pub tokens: Tokens,
+    pub floor: Floor,
+    pub trigger: TriggerCheck,
+}
+
+/// Measure `input` (redacted, uncompacted) against its rebuild. `kernel` is
+/// the rendered kernel, when the strategy renders it.
+pub fn measure(
+    input: &Transcript,
+    rebuilt: &Rebuilt,
+    kernel: Option<&MissionKernel>,
+    rules: &CompactionRules,
+    tokens: &dyn TokenCount,
+) -> Result<Measured> {
+    let count = |s: &str| tokens.count(s);
+    let before = count_transcript(input, tokens)?;
+    let fixed_overhead = fixed_tokens(&rebuilt.request, tokens)?;
+    let kernel_tokens = kernel.map(|k| count(&k.render())).transpose()?.unwrap_or(0);
+    let (framing, pinned, may_persist, summary) = match &rebuilt.block {
+        Some(b) => (
+            count(&b.framing)?,
+            count(&b.facts)?,
+            count(&b.may_persist)?,
+            count(&b.summary)?,
+        ),
+        None => (0, 0, 0, count(&rebuilt.head_text)?),
+    };
+    let mut tail = 0;
+    for (_, p) in rebuilt.request.parts() {
+        if matches!(&p.part, Part::Text(s) if *s == rebuilt.head_text) {
+            continue;
+        }
+        tail += count(&p.part.visible_text())?;
+    }
+    let after = fixed_overhead + framing + pinned + may_persist + summary + tail;
+    let remains = after - fixed_overhead;
+    let required = fixed_overhead + 2 * remains;
+    let new_tool_results = new_tool_results(input);
+    Ok(Measured {
+        tokens: Tokens {
+            before,
+            after,
+            fixed_overhead,
+            kernel: kernel_tokens,
+            pinned,
+            summary,
+            tail,
+            framing,
+            may_persist,
+        },
+        floor: Floor {
+            trigger: rules.trigger_tokens,
+            required,
+            met: rules.trigger_tokens >= required,
+            remains,
+        },
+        trigger: TriggerCheck {
+            threshold: rules.trigger_tokens,
+            input_tokens: before,
+            min_new_tool_results: rules.min_new_tool_results,
+            new_tool_results,
+            would_trigger: before > rules.trigger_tokens
+                && new_tool_results >= rules.min_new_tool_results,
+        },
+    })
+}

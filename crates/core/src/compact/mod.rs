@@ -1,0 +1,279 @@
+//! The compaction pipeline, one stage per module, each a function over
+//! typed data: [`select`] (the head and the tail) → [`pins`] (the pin plan)
+//! → [`narrative`] (the summarizer's input) → [`summary`] → [`rebuild`] →
+//! [`validate`] → [`measure`] and [`trail`] (the audit). No I/O here: the
+//! clock, the caps and the budgets come in with the inputs.
+
+pub mod measure;
+pub mod narrative;
+pub mod pins;
+pub mod rebuild;
+pub mod select;
+pub mod summary;
+pub mod trail;
+pub mod validate;
+
+use chrono::{DateTime, Utc};
+
+use crate::audit::AuditRecord;
+use crate::error::Result;
+use crate::governance::pin::{seal_for_release, PinContext, PolicyPin};
+use crate::governance::GovernanceError;
+use crate::kernel::MissionKernel;
+use crate::policy::RetentionPolicy;
+use crate::redact::{Redaction, Redactor};
+use crate::report::{self, Counts, Identity, Report, SummarizerReport};
+use crate::summarize::Summarizer;
+use crate::tokens::{CachedCount, TokenCount};
+use crate::transcript::Transcript;
+
+pub use measure::count_transcript;
+
+/// How a compacted request is rebuilt. The two named designs of the seed are
+/// `governed` and `summary-only`; the other two separate its factors (where
+/// the mission lives, whether evidence is pinned) for experiments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    /// Kernel in the instructions, evidence pinned, summary advisory.
+    Governed,
+    /// The summary replaces everything older than the tail.
+    SummaryOnly,
+    /// Kernel in the instructions; no pins (the summary carries evidence).
+    KernelOnly,
+    /// Evidence pinned; the mission stays in the first message and is
+    /// summarized.
+    PinsOnly,
+}
+
+impl Strategy {
+    pub const ALL: [Strategy; 4] = [
+        Strategy::SummaryOnly,
+        Strategy::KernelOnly,
+        Strategy::PinsOnly,
+        Strategy::Governed,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Governed => "governed",
+            Strategy::SummaryOnly => "summary-only",
+            Strategy::KernelOnly => "kernel-only",
+            Strategy::PinsOnly => "pins-only",
+        }
+    }
+
+    /// The mission kernel is rendered into the instructions.
+    pub fn kernel_in_instructions(self) -> bool {
+        matches!(self, Strategy::Governed | Strategy::KernelOnly)
+    }
+
+    /// Tool evidence is pinned verbatim.
+    pub fn pins_evidence(self) -> bool {
+        matches!(self, Strategy::Governed | Strategy::PinsOnly)
+    }
+}
+
+impl std::str::FromStr for Strategy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Strategy::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Strategy::ALL.iter().map(|k| k.name()).collect();
+                format!(
+                    "unknown strategy `{s}`; expected one of {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// Everything one compaction produces, ready to be written.
+#[derive(Debug, Clone)]
+pub struct Compaction {
+    pub request: Transcript,
+    pub audit: Vec<AuditRecord>,
+    pub report: Report,
+    pub summary: String,
+    /// The redactor's state, to check the written files for leaks.
+    pub redactions: Vec<Redaction>,
+    /// The verified policy pin of this rebuild (written as policy_pin.json).
+    pub pin: PolicyPin,
+}
+
+pub struct Inputs<'a> {
+    pub transcript: &'a Transcript,
+    /// Name of the input for the report (a path, or `<stdin>`).
+    pub input_name: &'a str,
+    pub kernel: &'a MissionKernel,
+    pub policy: &'a RetentionPolicy,
+    pub strategy: Strategy,
+}
+
+/// A first rebuild at `now`: the policy pin starts a run (its id derived
+/// from the kernel and the input name).
+pub fn compact(
+    inputs: &Inputs<'_>,
+    now: DateTime<Utc>,
+    summarizer: &mut dyn Summarizer,
+    tokens: &dyn TokenCount,
+    redactor: &mut Redactor,
+) -> Result<Compaction> {
+    let ctx = PinContext::first(inputs.kernel, inputs.input_name, now);
+    compact_pinned(inputs, &ctx, summarizer, tokens, redactor)
+}
+
+/// [`compact`] for a given run: the rebuild's policy pin carries `ctx`'s run
+/// id and sequence and is verified at `ctx.now` before anything is returned.
+pub fn compact_pinned(
+    inputs: &Inputs<'_>,
+    ctx: &PinContext,
+    summarizer: &mut dyn Summarizer,
+    tokens: &dyn TokenCount,
+    redactor: &mut Redactor,
+) -> Result<Compaction> {
+    let Inputs {
+        kernel,
+        policy,
+        strategy,
+        ..
+    } = *inputs;
+    let rules = &policy.compaction;
+    let tokens = &CachedCount::new(tokens);
+    let (kernel_on, pins_on) = (strategy.kernel_in_instructions(), strategy.pins_evidence());
+    let rendered_kernel = kernel_on.then_some(kernel);
+    // Redact first: everything downstream sees placeholders only.
+    let (t, redactions) = redactor.redact_transcript(inputs.transcript);
+
+    let evidence = pins::Evidence::of(&t, policy);
+    let selection = select::select(
+        &t,
+        rules.tail_rounds,
+        rules.stub_threshold_chars,
+        &evidence.pinned_calls(pins_on),
+    );
+    let plan = pins::plan(evidence, &selection, kernel.constraints(), pins_on);
+    let budget = if pins_on {
+        policy.may_persist.budget
+    } else {
+        0
+    };
+    let earlier = pins::earlier_calls(selection.head(&t), policy, budget);
+    let input = narrative::summarizer_input(selection.head(&t), &plan.pins, pins_on);
+    let screen = kernel_on.then(|| kernel.constraints());
+    let summary = summary::write(summarizer, &input, rules.summary_words, redactor, screen)?;
+    let rebuilt = rebuild::rebuild(
+        &t,
+        &selection,
+        &rebuild::HeadParts {
+            kernel: rendered_kernel,
+            pins: &plan.pins,
+            earlier_calls: &earlier.lines(),
+            summary: &summary.text,
+            block: kernel_on || pins_on,
+        },
+    );
+    let must_persist = validate::must_persist(rendered_kernel, &plan.pins);
+    let precedence = validate::validate(&rebuilt.request, &must_persist)?;
+    let measured = measure::measure(&t, &rebuilt, rendered_kernel, rules, tokens)?;
+    let stages = trail::Stages {
+        input: &t,
+        strategy,
+        kernel,
+        kernel_tokens: measured.tokens.kernel,
+        policy,
+        selection: &selection,
+        pins: &plan,
+        earlier: &earlier,
+        redactions: &redactions,
+        summary: &summary,
+        summary_tokens: measured.tokens.summary,
+    };
+    let audit = trail::trail(&stages, tokens)?;
+    let counts = stages.counts(rebuilt.request.messages.len());
+    let summarizer_report = summarizer_report(&summary, &input, tokens)?;
+    let mut report = report_of(
+        inputs,
+        &t,
+        tokens.name(),
+        measured,
+        summarizer_report,
+        counts,
+    );
+    report.precedence = precedence;
+    // Release gate: pin the policy and verify it before anything leaves.
+    let (pin, mut governance) = seal_for_release(kernel, ctx).map_err(GovernanceError::from)?;
+    governance.directives_rejected = plan.rejected.len() + summary.rejected.len();
+    report.governance = Some(governance);
+    let mut all_redactions = redactions;
+    all_redactions.extend(summary.redactions);
+    Ok(Compaction {
+        request: rebuilt.request,
+        audit,
+        report,
+        summary: summary.text,
+        redactions: all_redactions,
+        pin,
+    })
+}
+
+/// The summarizer's part of the report: its input sizes beside the full
+/// history's, and what it wrote.
+fn summarizer_report(
+    summary: &summary::WrittenSummary,
+    input: &narrative::SummarizerInput,
+    tokens: &dyn TokenCount,
+) -> Result<SummarizerReport> {
+    let joined = |items: &[crate::summarize::NarrativeItem]| {
+        items
+            .iter()
+            .map(|i| i.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    Ok(SummarizerReport {
+        name: summary.summarizer.clone(),
+        input_tokens: tokens.count(&joined(&input.items))?,
+        full_input_tokens: tokens.count(&joined(&input.full))?,
+        words: summary.words,
+        capped: summary.capped,
+        latency_ms: summary.latency_ms,
+        model: summary.metrics.clone(),
+    })
+}
+
+/// The report of one compaction, before its precedence check and pin.
+fn report_of(
+    inputs: &Inputs<'_>,
+    t: &Transcript,
+    tokenizer: &str,
+    measured: measure::Measured,
+    summarizer: SummarizerReport,
+    counts: Counts,
+) -> Report {
+    let identity = |id: &str, version: &str, sha256: &str| Identity {
+        id: id.to_string(),
+        version: version.to_string(),
+        sha256: sha256.to_string(),
+    };
+    let (k, p) = (inputs.kernel, inputs.policy);
+    Report {
+        input: inputs.input_name.to_string(),
+        format: t.format.name().to_string(),
+        strategy: inputs.strategy.name().to_string(),
+        tokenizer: tokenizer.to_string(),
+        kernel: identity(&k.id, &k.version, &k.sha256),
+        policy: identity(&p.id, &p.version, &p.sha256),
+        reduction_pct: report::reduction_pct(measured.tokens.before, measured.tokens.after),
+        tokens: measured.tokens,
+        floor: measured.floor,
+        trigger: measured.trigger,
+        summarizer,
+        counts,
+        precedence: Vec::new(),
+        governance: None,
+    }
+}

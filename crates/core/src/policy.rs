@@ -1,0 +1,190 @@
+//! The deterministic retention policy: what is pinned verbatim, what is
+//! personal data, and the compaction mechanics shared by both strategies.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{InputError, Source};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetentionPolicy {
+    #[serde(default = "default_id")]
+    pub id: String,
+    #[serde(default = "default_version")]
+    pub version: String,
+    #[serde(default)]
+    pub compaction: CompactionRules,
+    #[serde(default)]
+    pub evidence: EvidenceRules,
+    #[serde(default)]
+    pub personal_data: PersonalDataRules,
+    #[serde(default)]
+    pub may_persist: MayPersist,
+    /// Hash of the policy file as given (empty for the built-in default).
+    #[serde(skip)]
+    pub sha256: String,
+}
+
+fn default_id() -> String {
+    "builtin-default".into()
+}
+fn default_version() -> String {
+    "1".into()
+}
+
+/// Mechanics shared by every strategy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CompactionRules {
+    /// Compact when the last measured input exceeds this many tokens.
+    pub trigger_tokens: usize,
+    /// ...and at least this many new tool results arrived since the last one.
+    pub min_new_tool_results: usize,
+    /// Rounds of tool calls and their results kept verbatim at the end.
+    pub tail_rounds: usize,
+    /// Tool results in the tail longer than this (characters) become stubs.
+    pub stub_threshold_chars: usize,
+    /// Hard cap on summary words.
+    pub summary_words: usize,
+}
+
+impl Default for CompactionRules {
+    fn default() -> Self {
+        CompactionRules {
+            trigger_tokens: 11_000,
+            min_new_tool_results: 3,
+            tail_rounds: 1,
+            stub_threshold_chars: 300,
+            summary_words: 150,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvidenceRules {
+    /// Tool name → fields pinned verbatim. The first field is the record id
+    /// (the latest return wins per record id). An empty list marks a bulk
+    /// view: never pinned.
+    #[serde(default)]
+    pub pins: BTreeMap<String, Vec<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PersonalDataRules {
+    /// Keys whose values are personal data wherever they appear. Added to
+    /// the built-in list, never replacing it.
+    #[serde(default)]
+    pub fields: Vec<String>,
+    /// Named regular expressions, added to the built-in ones (a policy entry
+    /// with a built-in name replaces that pattern).
+    #[serde(default)]
+    pub patterns: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MayPersist {
+    /// Entries that may persist (earlier tool calls whose results were not
+    /// pinned) shown after compaction, newest first.
+    pub budget: usize,
+}
+
+impl Default for MayPersist {
+    fn default() -> Self {
+        MayPersist { budget: 10 }
+    }
+}
+
+impl Default for RetentionPolicy {
+    fn default() -> Self {
+        RetentionPolicy {
+            id: default_id(),
+            version: default_version(),
+            compaction: CompactionRules::default(),
+            evidence: EvidenceRules::default(),
+            personal_data: PersonalDataRules::default(),
+            may_persist: MayPersist::default(),
+            sha256: String::new(),
+        }
+    }
+}
+
+impl RetentionPolicy {
+    pub fn from_toml(text: &str, source: &Source) -> Result<Self, InputError> {
+        let mut policy: RetentionPolicy =
+            toml::from_str(text).map_err(|e| InputError::InvalidPolicy {
+                file: source.clone(),
+                message: e.to_string(),
+            })?;
+        let bad = |message: String| InputError::InvalidPolicy {
+            file: source.clone(),
+            message,
+        };
+        if policy.compaction.tail_rounds == 0 {
+            return Err(bad("compaction.tail_rounds must be at least 1".into()));
+        }
+        for (name, pattern) in &policy.personal_data.patterns {
+            regex::Regex::new(pattern).map_err(|e| {
+                bad(format!(
+                    "personal_data.patterns.{name} is not a valid regex: {e}"
+                ))
+            })?;
+        }
+        for (tool, fields) in &policy.evidence.pins {
+            if fields.iter().any(|f| f.trim().is_empty()) {
+                return Err(bad(format!("evidence.pins.{tool} has an empty field name")));
+            }
+        }
+        policy.sha256 = crate::digest::sha256_hex(text.as_bytes());
+        Ok(policy)
+    }
+
+    /// Pinned fields for a tool; `None` when the tool is not pinned.
+    pub fn pin_fields(&self, tool: &str) -> Option<&[String]> {
+        self.evidence
+            .pins
+            .get(tool)
+            .map(Vec::as_slice)
+            .filter(|f| !f.is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_overrides() {
+        let p = RetentionPolicy::from_toml("[compaction]\nsummary_words = 80\n[evidence.pins]\nget_x = [\"x_id\", \"status\"]\nlist_x = []\n", &Source("p".into())).unwrap();
+        assert_eq!(p.compaction.summary_words, 80);
+        assert_eq!(p.compaction.trigger_tokens, 11_000);
+        assert_eq!(p.pin_fields("get_x").map(|f| f.len()), Some(2));
+        assert_eq!(p.pin_fields("list_x"), None, "bulk views are never pinned");
+        assert_eq!(p.pin_fields("unknown"), None);
+    }
+
+    #[test]
+    fn typos_and_bad_regexes_are_errors() {
+        let err = RetentionPolicy::from_toml(
+            "[compaction]\nsumary_words = 80\n",
+            &Source("p.toml".into()),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("p.toml") && err.contains("sumary_words"),
+            "{err}"
+        );
+        let err = RetentionPolicy::from_toml(
+            "[personal_data.patterns]\nx = '('\n",
+            &Source("p.toml".into()),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("personal_data.patterns.x"), "{err}");
+    }
+}

@@ -1,0 +1,6 @@
+//! The summarizer prompts, kept as text files in `prompts/` and embedded at
+//! compile time.
+
+pub const PROMPT_SUMMARY_ONLY: &str = include_str!("../../../prompts/summary-only.txt");
+pub const PROMPT_GOVERNED: &str = include_str!("../../../prompts/governed.txt");
+pub const PROMPT_SYSTEM: &str = include_str!("../../../prompts/system.txt");

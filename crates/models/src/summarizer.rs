@@ -1,0 +1,301 @@
+//! An on-device LLM summarizer: a small GGUF model run with candle.
+//!
+//! The prompt is `prompts/summary-only.txt` or `prompts/governed.txt` with the
+//! narrative rendered one line per item; when it does not fit the prompt
+//! budget, the oldest items are dropped. Chat models get it as the user turn
+//! of their chat template; a base model (Gemma 3 270M) gets it as a document
+//! ending in `Summary:`. Decoding is greedy with a repeat penalty over the
+//! generated tokens and stops at the word cap.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use continuity_core::error::{Error, InputError, Source};
+use continuity_core::summarize::{
+    cap_words, NarrativeItem, NarrativeKind, Summarizer, SummarizerMetrics, SummaryJob,
+    SummaryOutput, SummaryRequest,
+};
+use continuity_llm::arch::decoder::LoadOptions;
+use continuity_llm::chat::{ChatTemplate, Message};
+use continuity_llm::generate::{generate_with, GenerateOptions, SamplingOptions};
+use continuity_llm::manifest::resolve_model;
+use continuity_llm::model::Model;
+
+use crate::prompts::{PROMPT_GOVERNED, PROMPT_SUMMARY_ONLY, PROMPT_SYSTEM};
+
+/// Manifest models usable as summarizers.
+pub const MODELS: &[&str] = &["smollm2-135m", "qwen2.5-0.5b", "gemma3-270m"];
+
+/// Settings of an [`LlmSummarizer`].
+#[derive(Debug, Clone)]
+pub struct LlmSettings {
+    /// Most prompt tokens to use (also bounded by the model's context minus
+    /// the generation budget).
+    pub max_prompt_tokens: usize,
+    /// Longest rendering of one narrative item, in characters.
+    pub max_item_chars: usize,
+    pub repeat_penalty: f32,
+    pub repeat_last_n: usize,
+    /// See [`SamplingOptions::no_repeat_ngram`]; long enough that an id or
+    /// amount may be written twice.
+    pub no_repeat_ngram: usize,
+    /// See [`GenerateOptions::lookahead`]: speculative prompt-lookup drafts
+    /// (the summary is the same with 0, only slower).
+    pub lookahead: usize,
+    pub load: LoadOptions,
+}
+
+impl Default for LlmSettings {
+    fn default() -> Self {
+        Self {
+            max_prompt_tokens: 3072,
+            max_item_chars: 800,
+            repeat_penalty: 1.1,
+            repeat_last_n: 64,
+            no_repeat_ngram: 6,
+            lookahead: 3,
+            load: LoadOptions::default(),
+        }
+    }
+}
+
+/// A summarizer backed by a local GGUF model, loaded on first use.
+pub struct LlmSummarizer {
+    label: String,
+    path: PathBuf,
+    settings: LlmSettings,
+    model: Option<Model>,
+}
+
+impl LlmSummarizer {
+    /// Resolve `name` (a manifest model, or any label when `explicit_path`
+    /// is given). The model is loaded by the first `summarize` call.
+    pub fn new(
+        name: &str,
+        explicit_path: Option<&std::path::Path>,
+        settings: LlmSettings,
+    ) -> Result<Self, InputError> {
+        let path = resolve_model(name, explicit_path).map_err(|e| InputError::Unreadable {
+            file: Source(name.to_string()),
+            message: e.to_string(),
+        })?;
+        let label = match explicit_path {
+            Some(p) => format!("{name}:{}", p.display()),
+            None => name.to_string(),
+        };
+        Ok(Self {
+            label,
+            path,
+            settings,
+            model: None,
+        })
+    }
+
+    /// Load the model now (otherwise the first `summarize` does).
+    pub fn load(&mut self) -> Result<&mut Model, Error> {
+        if self.model.is_none() {
+            continuity_llm::cpu::warn_build_features_once();
+            let m = Model::load(&self.label, &self.path, self.settings.load).map_err(|e| {
+                Error::Summarizer {
+                    name: self.label.clone(),
+                    message: e.to_string(),
+                }
+            })?;
+            self.model = Some(m);
+        }
+        self.model
+            .as_mut()
+            .ok_or_else(|| Error::Internal("model not loaded".into()))
+    }
+}
+
+/// Tokens to allow for a summary of `word_cap` words (ids and amounts take
+/// several tokens each).
+pub fn token_budget(word_cap: usize) -> usize {
+    word_cap * 2 + 16
+}
+
+/// One compact line per narrative item.
+pub fn render_item(item: &NarrativeItem, max_chars: usize) -> String {
+    let who = match item.kind {
+        NarrativeKind::UserText => "user",
+        NarrativeKind::AssistantText => "assistant",
+        NarrativeKind::ToolCall => "tool call",
+        NarrativeKind::ToolResult => "tool result",
+        NarrativeKind::SystemText => "system",
+        NarrativeKind::PriorSummary => "earlier summary",
+    };
+    let text: String = item.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = if text.chars().count() > max_chars {
+        let cut: String = text.chars().take(max_chars).collect();
+        format!("{cut} [...]")
+    } else {
+        text
+    };
+    format!("{who}: {text}")
+}
+
+fn fill(template: &str, narrative: &str, word_cap: usize) -> String {
+    template
+        .trim_end()
+        .replace("{word_cap}", &word_cap.to_string())
+        .replace("{narrative}", narrative)
+}
+
+/// The full prompt text for `narrative` in `model`'s template.
+fn prompt_text(
+    template: ChatTemplate,
+    job: SummaryJob,
+    narrative: &str,
+    word_cap: usize,
+) -> String {
+    let body = fill(
+        match job {
+            SummaryJob::SummaryOnly => PROMPT_SUMMARY_ONLY,
+            SummaryJob::Governed => PROMPT_GOVERNED,
+        },
+        narrative,
+        word_cap,
+    );
+    if template.is_chat() {
+        template.render(&[Message::system(PROMPT_SYSTEM.trim()), Message::user(body)])
+    } else {
+        format!("{body}\n\nSummary:")
+    }
+}
+
+impl Summarizer for LlmSummarizer {
+    fn name(&self) -> &str {
+        &self.label
+    }
+
+    fn release(&mut self) {
+        self.model = None;
+    }
+
+    fn summarize(&mut self, request: &SummaryRequest<'_>) -> Result<SummaryOutput, Error> {
+        let started = Instant::now();
+        let settings = self.settings.clone();
+        let label = self.label.clone();
+        let model = self.load()?;
+        let err = |e: &dyn std::fmt::Display| Error::Summarizer {
+            name: label.clone(),
+            message: e.to_string(),
+        };
+        let cap = request.word_cap.max(1);
+        let gen_budget = token_budget(cap);
+        let budget = settings
+            .max_prompt_tokens
+            .min(model.context_length().saturating_sub(gen_budget));
+
+        // Newest items first until the budget is used; then restore order.
+        let lines: Vec<String> = request
+            .items
+            .iter()
+            .map(|i| render_item(i, settings.max_item_chars))
+            .collect();
+        let fixed = model
+            .encode(&prompt_text(model.template, request.job, "", cap))
+            .map_err(|e| err(&e))?
+            .len();
+        let mut used = fixed + 8;
+        let mut kept = 0;
+        for line in lines.iter().rev() {
+            let n = model.encode(line).map_err(|e| err(&e))?.len() + 1;
+            if used + n > budget {
+                break;
+            }
+            used += n;
+            kept += 1;
+        }
+        let mut narrative = String::new();
+        if kept < lines.len() {
+            narrative.push_str("(earlier log lines omitted)\n");
+        }
+        narrative.push_str(&lines[lines.len() - kept..].join("\n"));
+        let prompt = model
+            .encode(&prompt_text(model.template, request.job, &narrative, cap))
+            .map_err(|e| err(&e))?;
+
+        let opts = GenerateOptions {
+            max_new_tokens: gen_budget,
+            sampling: SamplingOptions {
+                repeat_penalty: settings.repeat_penalty,
+                repeat_last_n: settings.repeat_last_n,
+                no_repeat_ngram: settings.no_repeat_ngram,
+                ..SamplingOptions::default()
+            },
+            extra_stop_tokens: Vec::new(),
+            lookahead: settings.lookahead,
+        };
+        let generation = generate_with(model, &prompt, &opts, |m, ids| {
+            // Stop once the text holds more than `cap` words: the cap-th word is complete.
+            m.decode(ids)
+                .map(|t| t.split_whitespace().count() <= cap)
+                .unwrap_or(true)
+        })
+        .map_err(|e| err(&e))?;
+        let text = generation.text.trim();
+        let text = text.strip_prefix("Summary:").unwrap_or(text).trim();
+        let (text, _) = cap_words(text, cap);
+        let t = &generation.timings;
+        let metrics = SummarizerMetrics {
+            load_ms: round3(t.load_ms),
+            prompt_tokens: t.prompt_tokens,
+            prefill_tokens_per_s: round3(t.prefill_tokens_per_s()),
+            generated_tokens: t.generated_tokens,
+            decode_tokens_per_s: round3(t.decode_tokens_per_s()),
+            decode_passes: t.decode_passes,
+            draft_tokens: t.draft_tokens,
+            accepted_draft_tokens: t.accepted_draft_tokens,
+            latency_ms: round3(started.elapsed().as_secs_f64() * 1e3),
+            peak_memory_bytes: t.peak_rss_bytes,
+        };
+        Ok(SummaryOutput {
+            text,
+            metrics: Some(metrics),
+        })
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1e3).round() / 1e3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn items_render_on_one_line_and_are_cut() {
+        let item = NarrativeItem {
+            item: continuity_core::transcript::PartRef::new(1, 0),
+            kind: NarrativeKind::ToolCall,
+            text: "get_invoice\n {\"invoice_number\": \"INV-1\"}".into(),
+        };
+        assert_eq!(
+            render_item(&item, 100),
+            "tool call: get_invoice {\"invoice_number\": \"INV-1\"}"
+        );
+        assert!(render_item(&item, 5).ends_with("[...]"));
+    }
+
+    #[test]
+    fn prompts_have_both_placeholders() {
+        for p in [PROMPT_SUMMARY_ONLY, PROMPT_GOVERNED] {
+            assert!(p.contains("{narrative}") && p.contains("{word_cap}"));
+        }
+        let s = prompt_text(ChatTemplate::Base, SummaryJob::Governed, "user: hi", 50);
+        assert!(s.contains("user: hi") && s.contains("50 words") && s.ends_with("Summary:"));
+    }
+
+    #[test]
+    fn missing_model_path_is_an_input_error() {
+        let e = crate::llm_by_name("lfm2:/nonexistent/model.gguf", &LlmSettings::default())
+            .expect("an llm name")
+            .err()
+            .expect("missing file");
+        assert!(e.to_string().contains("does not exist"), "{e}");
+        assert!(crate::llm_by_name("extractive", &LlmSettings::default()).is_none());
+    }
+}
