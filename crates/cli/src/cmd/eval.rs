@@ -1,6 +1,13 @@
 //! `continuity eval`: judge summaries against the archive they summarise.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use continuity_core::error::{InputError, Source};
+use continuity_core::io;
+use continuity_eval::evaluate::{load_embedder, Evaluator, Records};
+use continuity_eval::facts::FactKey;
+
+use crate::render;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -27,14 +34,55 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let out = continuity_eval::evaluate::cli::eval(
-        &args.input,
-        &args.key,
-        args.summary.as_deref(),
-        args.summaries.as_deref(),
-        args.json,
-        &args.judge,
-    )?;
-    print!("{out}");
+    let (transcript, _) = io::read_transcript(&args.input)?;
+    let key = FactKey::from_toml(&io::read_text(&args.key)?, &Source::path(&args.key))?;
+    let summaries = read_summaries(args.summary.as_deref(), args.summaries.as_deref())?;
+    let records = Records::from_transcript(&transcript);
+    let mut evaluator = Evaluator::with_judge(load_embedder()?, &args.judge)?;
+    for (id, text) in summaries {
+        let report = evaluator.evaluate(&records, &key, &id, &text)?;
+        if args.json {
+            println!("{}", serde_json::to_string(&report)?);
+        } else {
+            println!("{}", render::eval::summary_table(&report));
+        }
+    }
     Ok(())
+}
+
+#[derive(serde::Deserialize)]
+struct Line {
+    id: String,
+    text: String,
+}
+
+/// `(id, text)` of each summary: one plain-text file (its stem is the id),
+/// and JSON lines `{"id","text"}`.
+fn read_summaries(
+    summary: Option<&Path>,
+    summaries: Option<&Path>,
+) -> Result<Vec<(String, String)>, InputError> {
+    let mut out = Vec::new();
+    if let Some(p) = summary {
+        let id = p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "summary".into());
+        out.push((id, io::read_text(p)?));
+    }
+    if let Some(p) = summaries {
+        for (n, line) in io::read_text(p)?.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let l: Line = serde_json::from_str(line).map_err(|e| InputError::MalformedJson {
+                file: Source::path(p),
+                line: n + 1,
+                column: e.column(),
+                message: e.to_string(),
+            })?;
+            out.push((l.id, l.text));
+        }
+    }
+    Ok(out)
 }

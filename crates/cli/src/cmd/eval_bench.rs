@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::render;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// The set's directory (cases.toml, summaries.jsonl, thresholds.toml)
@@ -25,15 +27,19 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    print!(
-        "{}",
-        continuity_eval::evaluate::cli::eval_bench(
-            &args.dir,
-            args.calibrate,
-            args.json,
-            &args.judge,
-            args.export_pairs.as_deref()
-        )?
-    );
+    let report = continuity_eval::evaluate::suite::bench_report(
+        &args.dir,
+        args.calibrate,
+        &args.judge,
+        args.export_pairs.as_deref(),
+    )?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&render::eval::bench_json(&report))?
+        );
+    } else {
+        print!("{}", render::eval::bench(&report));
+    }
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use continuity_eval::evaluate::cli::{eval_train, TrainFiles};
+use continuity_eval::evaluate::suite::{train_judge, TrainFiles};
 use continuity_eval::evaluate::xenc::train::TrainOptions;
 
 #[derive(clap::Args)]
@@ -80,16 +80,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "train {bar:30} {pos}/{len} steps {elapsed_precise} eta {eta} {msg}",
         !args.quiet,
     );
-    let report = eval_train(
-        &files,
-        opts,
-        &mut |_, loss| {
-            bar.set_message(format!("loss {loss:.3}"));
-            bar.inc(1);
-        },
-        args.json,
-    );
+    let steps = opts.steps;
+    let report = train_judge(&files, opts, &mut |_, loss| {
+        bar.set_message(format!("loss {loss:.3}"));
+        bar.inc(1);
+    });
     bar.finish_and_clear();
-    print!("{}", report?);
+    let report = report?;
+    if args.json {
+        print!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!(
+            "{}",
+            crate::render::eval::training(&report, steps, &args.out)
+        );
+    }
     Ok(())
 }

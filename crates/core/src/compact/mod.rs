@@ -135,6 +135,33 @@ pub fn compact_pinned(
     tokens: &dyn TokenCount,
     redactor: &mut Redactor,
 ) -> Result<Compaction> {
+    let tokens = &CachedCount::new(tokens);
+    // Redact first: everything downstream sees placeholders only.
+    let (t, redactions) = redactor.redact_transcript(inputs.transcript);
+    let built = build(inputs, &t, summarizer, tokens, redactor)?;
+    finish(inputs, ctx, &t, built, redactions, tokens)
+}
+
+/// One rebuild, validated and measured.
+struct Built {
+    selection: select::Selection,
+    plan: pins::PinPlan,
+    earlier: pins::EarlierCalls,
+    input: narrative::SummarizerInput,
+    summary: summary::WrittenSummary,
+    rebuilt: rebuild::Rebuilt,
+    precedence: Vec<crate::audit::PrecedenceItem>,
+    measured: measure::Measured,
+}
+
+/// The pipeline's stages over the redacted transcript `t`.
+fn build(
+    inputs: &Inputs<'_>,
+    t: &Transcript,
+    summarizer: &mut dyn Summarizer,
+    tokens: &dyn TokenCount,
+    redactor: &mut Redactor,
+) -> Result<Built> {
     let Inputs {
         kernel,
         policy,
@@ -142,15 +169,11 @@ pub fn compact_pinned(
         ..
     } = *inputs;
     let rules = &policy.compaction;
-    let tokens = &CachedCount::new(tokens);
     let (kernel_on, pins_on) = (strategy.kernel_in_instructions(), strategy.pins_evidence());
     let rendered_kernel = kernel_on.then_some(kernel);
-    // Redact first: everything downstream sees placeholders only.
-    let (t, redactions) = redactor.redact_transcript(inputs.transcript);
-
-    let evidence = pins::Evidence::of(&t, policy);
+    let evidence = pins::Evidence::of(t, policy);
     let selection = select::select(
-        &t,
+        t,
         rules.tail_rounds,
         rules.stub_threshold_chars,
         &evidence.pinned_calls(pins_on),
@@ -161,12 +184,12 @@ pub fn compact_pinned(
     } else {
         0
     };
-    let earlier = pins::earlier_calls(selection.head(&t), policy, budget);
-    let input = narrative::summarizer_input(selection.head(&t), &plan.pins, pins_on);
+    let earlier = pins::earlier_calls(selection.head(t), policy, budget);
+    let input = narrative::summarizer_input(selection.head(t), &plan.pins, pins_on);
     let screen = kernel_on.then(|| kernel.constraints());
     let summary = summary::write(summarizer, &input, rules.summary_words, redactor, screen)?;
     let rebuilt = rebuild::rebuild(
-        &t,
+        t,
         &selection,
         &rebuild::HeadParts {
             kernel: rendered_kernel,
@@ -178,13 +201,44 @@ pub fn compact_pinned(
     );
     let must_persist = validate::must_persist(rendered_kernel, &plan.pins);
     let precedence = validate::validate(&rebuilt.request, &must_persist)?;
-    let measured = measure::measure(&t, &rebuilt, rendered_kernel, rules, tokens)?;
+    let measured = measure::measure(t, &rebuilt, rendered_kernel, rules, tokens)?;
+    Ok(Built {
+        selection,
+        plan,
+        earlier,
+        input,
+        summary,
+        rebuilt,
+        precedence,
+        measured,
+    })
+}
+
+/// Audit, report and seal one rebuild.
+fn finish(
+    inputs: &Inputs<'_>,
+    ctx: &PinContext,
+    t: &Transcript,
+    built: Built,
+    redactions: Vec<Redaction>,
+    tokens: &dyn TokenCount,
+) -> Result<Compaction> {
+    let Built {
+        selection,
+        plan,
+        earlier,
+        input,
+        summary,
+        rebuilt,
+        precedence,
+        measured,
+    } = built;
     let stages = trail::Stages {
-        input: &t,
-        strategy,
-        kernel,
+        input: t,
+        strategy: inputs.strategy,
+        kernel: inputs.kernel,
         kernel_tokens: measured.tokens.kernel,
-        policy,
+        policy: inputs.policy,
         selection: &selection,
         pins: &plan,
         earlier: &earlier,
@@ -197,7 +251,7 @@ pub fn compact_pinned(
     let summarizer_report = summarizer_report(&summary, &input, tokens)?;
     let mut report = report_of(
         inputs,
-        &t,
+        t,
         tokens.name(),
         measured,
         summarizer_report,
@@ -205,7 +259,8 @@ pub fn compact_pinned(
     );
     report.precedence = precedence;
     // Release gate: pin the policy and verify it before anything leaves.
-    let (pin, mut governance) = seal_for_release(kernel, ctx).map_err(GovernanceError::from)?;
+    let (pin, mut governance) =
+        seal_for_release(inputs.kernel, ctx).map_err(GovernanceError::from)?;
     governance.directives_rejected = plan.rejected.len() + summary.rejected.len();
     report.governance = Some(governance);
     let mut all_redactions = redactions;

@@ -202,29 +202,6 @@ impl Scores {
             recall,
         }
     }
-
-    pub fn render(&self, title: &str) -> String {
-        let mut out = format!(
-            "{title}: n={} balanced accuracy {:.3}\n",
-            self.n, self.balanced_accuracy
-        );
-        out.push_str(
-            "  gold \\ predicted   supported  omitted  contradicted   recall  precision\n",
-        );
-        for v in Verdict::ALL {
-            let k = v.index();
-            out.push_str(&format!(
-                "  {:<18} {:>9} {:>8} {:>13}   {:>6.3}  {:>9.3}\n",
-                v.name(),
-                self.confusion[k][0],
-                self.confusion[k][1],
-                self.confusion[k][2],
-                self.recall[k],
-                self.precision[k]
-            ));
-        }
-        out
-    }
 }
 
 /// Analyses of every item, with seconds per summary.

@@ -23,12 +23,12 @@
 //!    trained on the calibration split only (`combiner.toml`).
 
 pub mod bench;
-pub mod cli;
 pub mod combine;
 pub mod embed;
 pub mod judge;
 pub mod lexicon;
 pub mod records;
+pub mod suite;
 pub mod text;
 pub mod xenc;
 
@@ -776,57 +776,6 @@ pub fn decide(a: &Analysis, t: &Thresholds, c: Option<&Combiner>) -> SummaryRepo
         },
         keyword: a.keyword.clone(),
     }
-}
-
-/// A readable table of one report.
-pub fn render_table(r: &SummaryReport) -> String {
-    let mut out = format!("summary {}\n", r.id);
-    out.push_str(&format!(
-        "{:<6} {:<13} {:>6}  {:<8} sentences / reasons\n",
-        "fact", "verdict", "score", "keyword"
-    ));
-    for f in &r.facts {
-        let kw = if r.keyword.facts_present.contains(&f.id) {
-            "present"
-        } else {
-            "missing"
-        };
-        let first = f.sentences.first().map(String::as_str).unwrap_or("-");
-        out.push_str(&format!(
-            "{:<6} {:<13} {:>6.3}  {:<8} {}\n",
-            f.id,
-            f.verdict.name(),
-            f.score,
-            kw,
-            first
-        ));
-        for s in f.sentences.iter().skip(1) {
-            out.push_str(&format!("{:>38}{}\n", "", s));
-        }
-        for reason in &f.reasons {
-            out.push_str(&format!("{:>38}! {}\n", "", reason));
-        }
-    }
-    if !r.mismatches.is_empty() {
-        out.push_str("mismatches:\n");
-        for m in &r.mismatches {
-            out.push_str(&format!(
-                "  {} {}: {} [{}]\n",
-                m.kind, m.value, m.reason, m.sentence
-            ));
-        }
-    }
-    if !r.unsupported.is_empty() {
-        out.push_str("unsupported sentences:\n");
-        for u in &r.unsupported {
-            out.push_str(&format!("  {} [{}]\n", u.reason, u.sentence));
-        }
-    }
-    out.push_str(&format!(
-        "keyword check: mission terms missing {:?}; facts missing {:?}\n",
-        r.keyword.terms_missing, r.keyword.facts_missing
-    ));
-    out
 }
 
 #[cfg(test)]

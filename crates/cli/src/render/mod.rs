@@ -1,6 +1,8 @@
 //! Text the commands print, kept apart from the work: each function turns
 //! a library result into the lines a user reads.
 
+pub mod eval;
+
 use continuity_core::compact::Compaction;
 use continuity_core::report::SummarizerReport;
 
