@@ -154,3 +154,30 @@ def tight_policy(trigger_tokens: int) -> dict[str, Any]:
 
 def first(items: list[Any], pred: Any) -> Optional[int]:
     return next((i for i, x in enumerate(items) if pred(x)), None)
+
+
+def strings(value: Any) -> list[str]:
+    """Every string inside a JSON-like value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v)]
+    return []
+
+
+def assert_pinned_evidence_seen(compaction: Any, seen: str) -> None:
+    """The compaction's pinned evidence, verbatim, in `seen` (JSON text of
+    what the model was sent): every line of its facts block, and the call
+    id of every pinned tool result and field."""
+    facts = [s[s.index("FACTS RETURNED BY TOOLS") :] for s in strings(compaction.request) if "FACTS RETURNED BY TOOLS" in s]
+    assert facts, "no facts block in the compacted request"
+    for block in facts:
+        for line in block.splitlines():
+            assert json.dumps(line, ensure_ascii=False)[1:-1] in seen, line
+    pinned = [r for r in compaction.audit if r["decision"] == "pinned" and r["kind"] in ("tool_result", "pinned_field")]
+    assert pinned, "nothing pinned"
+    for r in pinned:
+        if r.get("call_id"):
+            assert r["call_id"] in seen, r["call_id"]
