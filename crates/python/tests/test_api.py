@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -223,3 +224,16 @@ def test_strings_are_paths_or_documents() -> None:
     assert by_path.report["input"] == str(SESSION)
     with pytest.raises(continuity.InputError, match="no-such-kernel.toml"):
         continuity.compact(SESSION, "no-such-kernel.toml")
+
+
+def test_the_readme_example_runs_as_printed() -> None:
+    from conftest import REPO
+
+    readme = (REPO / "README.md").read_text()
+    section = readme[readme.index("## From Python") :]
+    code = section[section.index("```python\n") + len("```python\n") :]
+    code = code[: code.index("```")]
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    before, after = done.stdout.split(" -> ")
+    assert int(before) > int(after.split()[0]) > 0
