@@ -43,6 +43,26 @@ pub struct TriggerCheck {
     pub would_trigger: bool,
 }
 
+impl TriggerCheck {
+    /// The policy's trigger rule on an input of `input_tokens` with
+    /// `new_tool_results` results since the last compaction: over the
+    /// threshold, and at least the minimum of new results.
+    pub fn of(
+        rules: &crate::policy::CompactionRules,
+        input_tokens: usize,
+        new_tool_results: usize,
+    ) -> Self {
+        TriggerCheck {
+            threshold: rules.trigger_tokens,
+            input_tokens,
+            min_new_tool_results: rules.min_new_tool_results,
+            new_tool_results,
+            would_trigger: input_tokens > rules.trigger_tokens
+                && new_tool_results >= rules.min_new_tool_results,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct SummarizerReport {
     pub name: String,

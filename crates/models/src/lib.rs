@@ -23,13 +23,17 @@ pub const AVAILABLE: &[&str] = &[
     "lfm2:PATH (any GGUF: NAME:PATH)",
 ];
 
-/// Look a summarizer up by its CLI name.
-pub fn by_name(name: &str) -> Result<Box<dyn Summarizer>, InputError> {
+/// Look a summarizer up by its CLI name. It is `Send`, so a caller may
+/// run it on another thread (the Python binding releases the GIL).
+pub fn by_name(name: &str) -> Result<Box<dyn Summarizer + Send>, InputError> {
     by_name_with(name, &LlmSettings::default())
 }
 
 /// [`by_name`], with these settings for a model-backed summarizer.
-pub fn by_name_with(name: &str, settings: &LlmSettings) -> Result<Box<dyn Summarizer>, InputError> {
+pub fn by_name_with(
+    name: &str,
+    settings: &LlmSettings,
+) -> Result<Box<dyn Summarizer + Send>, InputError> {
     match name {
         "none" => Ok(Box::new(NoSummary)),
         "extractive" => Ok(Box::new(Extractive)),

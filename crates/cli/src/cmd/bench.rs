@@ -59,7 +59,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         });
     }
     let names = summarizer_names(&args.summarizers)?;
-    let mut boxed = Vec::with_capacity(names.len());
+    let mut boxed: Vec<Box<dyn continuity_core::summarize::Summarizer>> =
+        Vec::with_capacity(names.len());
     for n in &names {
         boxed.push(continuity_models::by_name_with(n, &settings)?);
     }

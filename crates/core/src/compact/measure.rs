@@ -116,13 +116,6 @@ pub fn measure(
             met: rules.trigger_tokens >= required,
             remains,
         },
-        trigger: TriggerCheck {
-            threshold: rules.trigger_tokens,
-            input_tokens: before,
-            min_new_tool_results: rules.min_new_tool_results,
-            new_tool_results,
-            would_trigger: before > rules.trigger_tokens
-                && new_tool_results >= rules.min_new_tool_results,
-        },
+        trigger: TriggerCheck::of(rules, before, new_tool_results),
     })
 }

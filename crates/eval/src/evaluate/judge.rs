@@ -34,7 +34,7 @@ impl Nli {
 /// clause. Implementations are expected to run a chat model on
 /// [`judge_prompt`] and read the next-token log-probs of the label words
 /// [`LABELS`] (first token of each), then call [`Nli::from_logprobs`].
-pub trait EntailmentJudge {
+pub trait EntailmentJudge: Send {
     /// Short name for reports (model name and quantization).
     fn name(&self) -> &str;
     fn judge(&mut self, premise: &str, claim: &str) -> Result<Nli>;

@@ -31,7 +31,7 @@ pub const RECORDED: &str = "recorded";
 pub const SUMMARIZERS: &[&str] = &["none", "extractive", RECORDED];
 
 /// One condition: strategy × summarizer, optionally with a damaged summary.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Condition {
     pub strategy: Strategy,
     pub summarizer: String,
@@ -57,7 +57,7 @@ pub struct Setup<'a> {
     pub tokens: &'a (dyn TokenCount + Sync),
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct RequestRow {
     pub step: usize,
     /// The compaction in effect (its sequence number), if any.
@@ -70,7 +70,7 @@ pub struct RequestRow {
     pub facts_missing: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 pub struct CompactionRow {
     pub seq: usize,
     pub step: usize,
@@ -96,7 +96,7 @@ pub struct CompactionRow {
     pub summary_text: String,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct ActionRow {
     pub step: usize,
     pub call_id: String,
@@ -112,7 +112,8 @@ pub struct ActionRow {
     pub constraint_verbatim: Option<bool>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Scope {
     /// At an action, on the request that preceded it.
     Action,
@@ -129,7 +130,8 @@ impl Scope {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum CheckKind {
     Prohibition,
     Fact,
@@ -146,7 +148,7 @@ impl CheckKind {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Check {
     pub step: usize,
     pub scope: Scope,
@@ -159,7 +161,7 @@ pub struct Check {
     pub present: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 pub struct RunTokens {
     pub requests: usize,
     pub summarizer_in: usize,
@@ -172,7 +174,7 @@ impl RunTokens {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct RunResult {
     pub session: String,
     pub condition: Condition,
