@@ -23,7 +23,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compact one request (Anthropic, OpenAI or Pydantic AI JSON; `-` for stdin)
+    /// Compact one request or session transcript (Anthropic, OpenAI Chat or
+    /// Responses, Pydantic AI, Claude Code, Codex; `-` for stdin), or a folder of them
     Compact(cmd::compact::Args),
     /// Smallest trigger meeting the floor rule, per strategy, and compactions per 100k tokens
     Plan(cmd::plan::Args),

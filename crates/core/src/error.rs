@@ -35,8 +35,21 @@ pub enum InputError {
         column: usize,
         message: String,
     },
-    #[error("{file}: unknown request format: {reason}. Expected an Anthropic Messages request body, an OpenAI Chat Completions request body, or a Pydantic AI message history")]
+    #[error("{file}: unknown request format: {reason}. Expected an Anthropic Messages, OpenAI Chat Completions or OpenAI Responses request body, a Pydantic AI message history, a Claude Code session transcript or a Codex CLI rollout")]
     UnknownFormat { file: Source, reason: String },
+    #[error("{file}: line {line}: invalid {format} transcript: {message}")]
+    InvalidTranscript {
+        file: Source,
+        format: &'static str,
+        line: usize,
+        message: String,
+    },
+    #[error("{file}: cannot read the request at {at}: {message}")]
+    BadPoint {
+        file: Source,
+        at: String,
+        message: String,
+    },
     #[error("{file}: invalid {format} request: {message}")]
     InvalidRequest {
         file: Source,

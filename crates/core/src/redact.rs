@@ -172,6 +172,15 @@ impl Redactor {
                         self.redact_value(content, &item, &mut log)
                     }
                     Part::Opaque(v) => self.redact_value(v, &item, &mut log),
+                    // Reasoning is signed or encrypted: redacted text marks
+                    // it altered, and an altered item is never written.
+                    Part::Reasoning { text, altered, .. } => {
+                        let redacted = self.redact_str(text, &item, &mut log);
+                        *altered |= redacted != *text;
+                        *text = redacted;
+                    }
+                    // Encrypted compaction state: nothing readable to redact.
+                    Part::Compaction { .. } => {}
                 }
             }
         }
@@ -431,7 +440,8 @@ fn structured_values(p: &Part) -> Vec<Value> {
         Part::ToolCall { args, .. } => args,
         Part::ToolResult { content, .. } | Part::RetryPrompt { content, .. } => content,
         Part::Opaque(v) => v,
-        Part::Text(s) | Part::SystemText(s) => {
+        Part::Compaction { .. } => return Vec::new(),
+        Part::Reasoning { text: s, .. } | Part::Text(s) | Part::SystemText(s) => {
             return crate::evidence::parse_json_text(s).into_iter().collect()
         }
     };

@@ -15,6 +15,8 @@ pub enum Format {
     OpenAi,
     #[serde(rename = "pydantic-ai")]
     PydanticAi,
+    #[serde(rename = "openai-responses")]
+    Responses,
 }
 
 impl Format {
@@ -23,6 +25,7 @@ impl Format {
             Format::Anthropic => "anthropic-messages",
             Format::OpenAi => "openai-chat",
             Format::PydanticAi => "pydantic-ai",
+            Format::Responses => "openai-responses",
         }
     }
 }
@@ -65,7 +68,22 @@ pub enum Part {
         name: Option<String>,
         content: Value,
     },
-    /// Anything we do not interpret (images, thinking blocks): kept opaque.
+    /// The model's own reasoning: an Anthropic `thinking` or
+    /// `redacted_thinking` block, a Responses `reasoning` item. `item` is the
+    /// block or item exactly as it came (signature, encrypted content) and is
+    /// written back untouched or not at all; `text` is what can be read of it
+    /// (the thinking, the summary), for counts and redaction. `altered` is set
+    /// when redaction changed `text`: the item would no longer match its
+    /// signature, so it is dropped, never written.
+    Reasoning {
+        text: String,
+        item: Value,
+        altered: bool,
+    },
+    /// A provider's compaction state (a Responses `compaction` item): its
+    /// content is encrypted, so it is carried untouched and never read.
+    Compaction { item: Value },
+    /// Anything we do not interpret (images, documents): kept opaque.
     Opaque(Value),
 }
 
@@ -86,6 +104,8 @@ impl Part {
             Part::ToolCall { .. } => "tool_call",
             Part::ToolResult { .. } => "tool_result",
             Part::RetryPrompt { .. } => "retry_prompt",
+            Part::Reasoning { .. } => "reasoning",
+            Part::Compaction { .. } => "compaction",
             Part::Opaque(_) => "opaque",
         }
     }
@@ -98,6 +118,9 @@ impl Part {
             Part::ToolCall { name, args, .. } => format!("{name} {}", compact_json(args)),
             Part::ToolResult { content, .. } => value_text(content),
             Part::RetryPrompt { content, .. } => value_text(content),
+            Part::Reasoning { text, .. } => text.clone(),
+            // Encrypted: nothing of it can be read or counted here.
+            Part::Compaction { .. } => String::new(),
             Part::Opaque(v) => compact_json(v),
         }
     }
@@ -158,7 +181,9 @@ impl Message {
 pub struct Transcript {
     pub format: Format,
     /// Leading instructions (Anthropic `system`, OpenAI leading system or
-    /// developer messages, Pydantic AI `instructions`), one entry per block.
+    /// developer messages, Pydantic AI `instructions`, Responses
+    /// `instructions` and leading developer or system items), one entry per
+    /// block.
     pub instructions: Vec<String>,
     /// Tool schemas as the request gave them.
     pub tools: Vec<Value>,

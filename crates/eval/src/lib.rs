@@ -1,10 +1,13 @@
 //! `continuity-eval`: measuring compaction. The meaning-level evaluator
 //! ([`evaluate`]), replay of recorded sessions under every condition
 //! ([`replay`]), timed compactions ([`bench`]), the adversarial compaction
-//! suite ([`adversarial`]) and the tracked-fact keyword checks ([`facts`]).
+//! suite ([`adversarial`]), the tracked-fact keyword checks ([`facts`]), the
+//! literal-state presence check ([`literal`]) and folder batches ([`batch`]).
 
 pub mod adversarial;
+pub mod batch;
 pub mod bench;
 pub mod evaluate;
 pub mod facts;
+pub mod literal;
 pub mod replay;

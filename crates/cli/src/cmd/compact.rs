@@ -1,23 +1,27 @@
-//! `continuity compact`: one request in, five files out, written together
-//! or not at all.
+//! `continuity compact`: one request or session transcript in, its files
+//! out, written together or not at all; or every session of a folder.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use continuity_core::compact::{compact_pinned, Inputs};
+use continuity_core::formats::At;
 use continuity_core::io;
-use continuity_core::redact::Redactor;
 
+use super::session::{self, Setup};
 use super::{Common, StrategyArg};
 use crate::render;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// A request (Anthropic, OpenAI Chat or Responses, Pydantic AI), a Claude
+    /// Code or Codex session transcript, `-` for stdin, or a folder of them
     input: String,
     #[command(flatten)]
     common: Common,
     #[arg(long, value_enum, default_value = "governed")]
     strategy: StrategyArg,
     /// Output directory for request.json, audit.jsonl, report.json, summary.txt
+    /// (a folder input: one folder per session under DIR/sessions, and
+    /// DIR/summary.csv, DIR/summary.sqlite)
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Print nothing on success
@@ -26,50 +30,57 @@ pub struct Args {
     /// Run id for the policy pin [default: the previous pin's in DIR, else derived]
     #[arg(long)]
     run_id: Option<String>,
+    /// Where to read a session transcript: `last`, a line number N (the
+    /// request once line N was written), or `compaction:K` (just before the
+    /// agent's K-th compaction, with its compaction side by side with ours)
+    #[arg(long, value_name = "POINT", default_value = "last")]
+    at: At,
+    /// Sessions compacted at once for a folder input [default: all cores]
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let super::Loaded {
-        transcript,
-        source,
-        kernel,
-        policy,
-        mut summarizer,
-        tokens,
-    } = super::load(&args.input, &args.common, chrono::Utc::now())?;
-    let mut redactor = Redactor::new(&policy.personal_data)?;
-    let input_name = source.to_string();
-    // Freshness: from the kernel load to this release.
-    let ctx = io::pin_context(
+    let now = chrono::Utc::now();
+    let kernel = io::load_kernel(&args.common.kernel, now)?;
+    let policy = io::load_policy(args.common.policy.as_deref())?;
+    let tokens = super::load_tokenizer(args.common.tokenizer.as_deref())?;
+    let setup = Setup {
+        kernel: &kernel,
+        policy: &policy,
+        tokens: &tokens,
+        strategy: args.strategy.into(),
+        run_id: args.run_id.as_deref(),
+    };
+    if Path::new(&args.input).is_dir() {
+        let batch = super::compact_dir::Batch {
+            input: Path::new(&args.input),
+            out: &args.out,
+            at: args.at,
+            jobs: args.jobs,
+            summarizer: &args.common.summarizer,
+            quiet: args.quiet,
+        };
+        return super::compact_dir::run(&batch, &setup);
+    }
+    let mut summarizer = continuity_models::by_name(&args.common.summarizer)?;
+    let (bytes, source) = io::read_input(&args.input)?;
+    let o = session::compact_one(
+        &bytes,
+        &source,
+        args.at,
         &args.out,
-        &kernel,
-        &input_name,
-        args.run_id.as_deref(),
-        chrono::Utc::now(),
-    )?;
-    let c = compact_pinned(
-        &Inputs {
-            transcript: &transcript,
-            input_name: &input_name,
-            kernel: &kernel,
-            policy: &policy,
-            strategy: args.strategy.into(),
-        },
-        &ctx,
+        &setup,
         summarizer.as_mut(),
-        &tokens,
-        &mut redactor,
     )?;
-    let files = io::serialize(&c)?;
-    io::check_leaks(&files, &mut redactor)?;
-    io::write_atomically(&args.out, &files)?;
+    for w in o.read.warnings() {
+        eprintln!("warning: {source}: {w}");
+    }
     if !args.quiet {
-        let written: Vec<String> = files
-            .files
-            .iter()
-            .map(|(n, _)| args.out.join(n).display().to_string())
-            .collect();
-        print!("{}", render::compaction(&c, &written));
+        print!("{}", render::compaction(&o.compaction, &o.written));
+        if let Some(s) = &o.side {
+            print!("{}", render::side_by_side_line(s));
+        }
     }
     Ok(())
 }

@@ -5,6 +5,7 @@
 pub mod adversarial;
 pub mod bench;
 pub mod compact;
+pub mod compact_dir;
 pub mod eval;
 pub mod eval_bench;
 pub mod eval_train;
@@ -15,6 +16,7 @@ pub mod memory;
 pub mod plan;
 pub mod preflight;
 pub mod replay;
+pub mod session;
 
 use std::path::PathBuf;
 

@@ -113,3 +113,94 @@ pub fn summarizer(s: &SummarizerReport) -> Option<String> {
 pub fn mib(bytes: u64) -> String {
     format!("{:.0} MiB", bytes as f64 / MIB)
 }
+
+/// The agent's compaction beside ours, as Markdown (`side_by_side.md`).
+pub fn side_by_side(s: &continuity_eval::literal::SideBySide) -> String {
+    let c = &s.compaction;
+    let mut out = format!(
+        "# The agent's compaction {} beside ours\n\nThe request read just before the agent's compaction {} (line {}, {}), compacted by both.\n\n",
+        c.index,
+        c.index,
+        c.line,
+        c.trigger.as_deref().unwrap_or("trigger not recorded"),
+    );
+    out.push_str(&format!(
+        "| | tokens | literal state kept |\n|---|---:|---:|\n| request before | {} | {} literals |\n| agent's context after | {} | {}/{} ({:.1}%) |\n| ours | {} | {}/{} ({:.1}%) |\n\n",
+        s.tokens_before,
+        s.literals,
+        s.tokens_agent,
+        s.agent.present,
+        s.agent.total,
+        100.0 * s.agent.fraction,
+        s.tokens_ours,
+        s.ours.present,
+        s.ours.total,
+        100.0 * s.ours.fraction,
+    ));
+    if let Some(t) = c.recorded_tokens_before {
+        out.push_str(&format!(
+            "The agent recorded {t} tokens before its compaction (its own tokenizer).\n\n"
+        ));
+    }
+    if s.agent_opaque {
+        out.push_str("The agent's compaction is opaque (encrypted): only what it kept in the clear is counted.\n\n");
+    }
+    out.push_str("Literal state: the ids, paths, numbers and commands of the request's conversation, each counted as kept when it appears verbatim in that side's context.\n\n");
+    for (name, p) in [("agent", &s.agent), ("ours", &s.ours)] {
+        if !p.missing.is_empty() {
+            out.push_str(&format!(
+                "Missing from {name} (first {}): ",
+                p.missing.len()
+            ));
+            let shown: Vec<String> = p
+                .missing
+                .iter()
+                .map(|m| format!("`{}`", m.replace('`', "'")))
+                .collect();
+            out.push_str(&shown.join(", "));
+            out.push_str("\n\n");
+        }
+    }
+    out
+}
+
+/// The end of a folder batch: counts, the failed sessions, the summary.
+pub fn batch(rows: &[continuity_eval::batch::Row], out: &std::path::Path) -> String {
+    use continuity_eval::batch::{Status, SUMMARY_CSV, SUMMARY_SQLITE};
+    let failed: Vec<_> = rows.iter().filter(|r| r.status == Status::Failed).collect();
+    let resumed = rows
+        .iter()
+        .filter(|r| r.resumed && r.status == Status::Compacted)
+        .count();
+    let compacted = rows.len() - failed.len() - resumed;
+    let mut s = format!(
+        "   Compacted {compacted} session(s), {resumed} already done, {} failed\n",
+        failed.len()
+    );
+    for r in failed {
+        s.push_str(&format!(
+            "      failed {}: {}\n",
+            r.name,
+            r.error.as_deref().unwrap_or("")
+        ));
+    }
+    s.push_str(&format!(
+        "     summary {} and {}\n",
+        out.join(SUMMARY_CSV).display(),
+        out.join(SUMMARY_SQLITE).display()
+    ));
+    s
+}
+
+/// One line for the terminal: the agent's compaction beside ours.
+pub fn side_by_side_line(s: &continuity_eval::literal::SideBySide) -> String {
+    format!(
+        "  vs agent's compaction {}: literal state {:.1}% (agent, {} tokens) vs {:.1}% (ours, {} tokens) of {} literals\n",
+        s.compaction.index,
+        100.0 * s.agent.fraction,
+        s.tokens_agent,
+        100.0 * s.ours.fraction,
+        s.tokens_ours,
+        s.literals
+    )
+}

@@ -140,7 +140,7 @@ fn narrative(head: &[Message], pinned: Option<&HashMap<&str, usize>>) -> Vec<Nar
                     format!("{name} {id}: {}", p.part.visible_text()),
                 ),
                 (Part::RetryPrompt { .. }, _) => (NarrativeKind::UserText, p.part.visible_text()),
-                (Part::Opaque(_), _) => continue,
+                (Part::Opaque(_) | Part::Reasoning { .. } | Part::Compaction { .. }, _) => continue,
             };
             if !text.trim().is_empty() {
                 items.push(NarrativeItem { item, kind, text });

@@ -118,6 +118,19 @@ fn parse_block(b: Value) -> Result<PartRec, String> {
                 is_error,
             }
         }
+        "thinking" | "redacted_thinking" => {
+            // Carried whole: the signature covers the thinking text.
+            let text = obj
+                .get("thinking")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            return Ok(PartRec::new(Part::Reasoning {
+                text,
+                item: Value::Object(obj),
+                altered: false,
+            }));
+        }
         _ => return Ok(PartRec::new(Part::Opaque(Value::Object(obj)))),
     };
     Ok(PartRec { part, meta: obj })
@@ -166,7 +179,14 @@ fn render_message(m: &Message) -> Value {
     };
     let content = match single_text {
         Some(s) if m.string_content => Value::String(s),
-        _ => Value::Array(m.parts.iter().map(render_block).collect()),
+        // An altered reasoning block is never written (see `Part::Reasoning`).
+        _ => Value::Array(
+            m.parts
+                .iter()
+                .filter(|p| !matches!(p.part, Part::Reasoning { altered: true, .. }))
+                .map(render_block)
+                .collect(),
+        ),
     };
     obj.insert("content".into(), content);
     for (k, v) in &m.meta {
@@ -216,7 +236,9 @@ fn render_block(p: &PartRec) -> Value {
                 }
             }
         }
-        Part::Opaque(v) => return v.clone(),
+        Part::Reasoning { item, .. } | Part::Compaction { item } | Part::Opaque(item) => {
+            return item.clone()
+        }
     }
     for (k, v) in &p.meta {
         obj.insert(k.clone(), v.clone());

@@ -1,29 +1,134 @@
 //! Adapters between request formats and the internal [`Transcript`].
 //!
-//! `parse` detects the format; `render` writes a transcript back in its own
-//! format; `check_conversation` enforces the tool-call rules every API shares.
+//! [`open`] detects the input: a request body (Anthropic Messages, OpenAI
+//! Chat Completions, OpenAI Responses, a Pydantic AI history) or a session
+//! transcript in JSON lines (Claude Code, Codex CLI), read as the request
+//! the agent would have sent at a chosen point ([`At`]). `render` writes a
+//! transcript back in its own format; `check_conversation` enforces the
+//! tool-call rules every API shares.
 
 mod anthropic;
+mod claude_code;
+mod codex;
+mod jsonl;
 mod openai;
 mod pydantic;
+mod repair;
+mod responses;
+mod session;
 
 use serde_json::Value;
 
 use crate::error::{InputError, Source};
 use crate::transcript::{Format, Part, Role, Transcript};
 
-/// Parse raw bytes: JSON first, then format detection, then the adapter.
+pub use session::{AgentCompaction, At, Origin, Read, Warning};
+
+/// An input, opened: a request body, or a session transcript that can be
+/// read at any point.
+#[derive(Debug, Clone)]
+pub enum Document {
+    Request { value: Value, source: Source },
+    ClaudeCode(claude_code::Log),
+    Codex(codex::Log),
+}
+
+impl Document {
+    /// The input's format: a request format's name, `claude-code` or
+    /// `codex-rollout`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Document::Request { value, .. } => detect(value).map(Format::name).unwrap_or("unknown"),
+            Document::ClaudeCode(_) => claude_code::NAME,
+            Document::Codex(_) => codex::NAME,
+        }
+    }
+
+    /// The compactions the agent made, as the transcript records them.
+    pub fn compactions(&self) -> &[AgentCompaction] {
+        match self {
+            Document::Request { .. } => &[],
+            Document::ClaudeCode(log) => log.compactions(),
+            Document::Codex(log) => log.compactions(),
+        }
+    }
+
+    /// The request at `at` (a request body has only one point).
+    pub fn read(&self, at: At) -> Result<Read, InputError> {
+        match self {
+            Document::Request { value, source } => {
+                if at != At::Last {
+                    return Err(InputError::BadPoint {
+                        file: source.clone(),
+                        at: at.to_string(),
+                        message: "a request body has one point only; `--at` applies to session transcripts (Claude Code, Codex)".into(),
+                    });
+                }
+                let (transcript, warnings) = parse_request(value, source)?;
+                let mut origin = Origin::request(transcript.format.name());
+                origin.warnings = warnings;
+                Ok(Read { transcript, origin })
+            }
+            Document::ClaudeCode(log) => log.read(at),
+            Document::Codex(log) => log.read(at),
+        }
+    }
+}
+
+/// Open raw bytes: one JSON document (a request body), or JSON lines (a
+/// session transcript).
+pub fn open(bytes: &[u8], source: &Source) -> Result<Document, InputError> {
+    let whole = match serde_json::from_slice::<Value>(bytes) {
+        Ok(value) if !jsonl::looks_like_a_transcript_line(&value) => {
+            return Ok(Document::Request {
+                value,
+                source: source.clone(),
+            })
+        }
+        whole => whole,
+    };
+    match jsonl::detect(bytes) {
+        Some(jsonl::Kind::ClaudeCode) => Ok(Document::ClaudeCode(claude_code::Log::parse(
+            bytes, source,
+        )?)),
+        Some(jsonl::Kind::Codex) => Ok(Document::Codex(codex::Log::parse(bytes, source)?)),
+        None => match whole {
+            Ok(value) => Ok(Document::Request {
+                value,
+                source: source.clone(),
+            }),
+            Err(e) if jsonl::first_line_is_json(bytes) => Err(InputError::UnknownFormat {
+                file: source.clone(),
+                reason: format!("JSON lines that are neither a Claude Code transcript nor a Codex rollout (as one JSON document: {e})"),
+            }),
+            Err(e) => Err(InputError::MalformedJson {
+                file: source.clone(),
+                line: e.line(),
+                column: e.column(),
+                message: e.to_string(),
+            }),
+        },
+    }
+}
+
+/// Open and read at `at`.
+pub fn read(bytes: &[u8], source: &Source, at: At) -> Result<Read, InputError> {
+    open(bytes, source)?.read(at)
+}
+
+/// Parse raw bytes into a transcript: a request body, or a session
+/// transcript at its last point. Warnings are dropped; [`read`] returns
+/// them.
 pub fn parse_bytes(bytes: &[u8], source: &Source) -> Result<Transcript, InputError> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| InputError::MalformedJson {
-        file: source.clone(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
-    parse_value(&value, source)
+    Ok(read(bytes, source, At::Last)?.transcript)
 }
 
 pub fn parse_value(value: &Value, source: &Source) -> Result<Transcript, InputError> {
+    Ok(parse_request(value, source)?.0)
+}
+
+/// A request body and the warnings of its adapter.
+fn parse_request(value: &Value, source: &Source) -> Result<(Transcript, Vec<Warning>), InputError> {
     let format = detect(value).map_err(|reason| InputError::UnknownFormat {
         file: source.clone(),
         reason,
@@ -37,11 +142,15 @@ pub fn parse_value(value: &Value, source: &Source) -> Result<Transcript, InputEr
         Format::Anthropic => anthropic::parse(value).map_err(invalid)?,
         Format::OpenAi => openai::parse(value).map_err(invalid)?,
         Format::PydanticAi => pydantic::parse(value).map_err(invalid)?,
+        Format::Responses => {
+            let (t, warnings) = responses::parse(value).map_err(invalid)?;
+            return Ok((t, warnings.into_iter().map(Warning::general).collect()));
+        }
     };
-    Ok(transcript)
+    Ok((transcript, Vec::new()))
 }
 
-/// Decide which of the three formats a JSON document is.
+/// Decide which of the request formats a JSON document is.
 pub fn detect(value: &Value) -> Result<Format, String> {
     match value {
         Value::Array(items) => {
@@ -61,8 +170,15 @@ pub fn detect(value: &Value) -> Result<Format, String> {
             }
         }
         Value::Object(obj) => {
+            if !obj.contains_key("messages")
+                && obj
+                    .get("input")
+                    .is_some_and(|i| i.is_array() || i.is_string())
+            {
+                return Ok(Format::Responses);
+            }
             let Some(messages) = obj.get("messages").and_then(Value::as_array) else {
-                return Err("a JSON object without a `messages` array".into());
+                return Err("a JSON object without a `messages` array (Chat, Messages) or an `input` (Responses)".into());
             };
             let roles: Vec<&str> = messages
                 .iter()
@@ -131,6 +247,7 @@ pub fn render(t: &Transcript) -> Value {
         Format::Anthropic => anthropic::render(t),
         Format::OpenAi => openai::render(t),
         Format::PydanticAi => pydantic::render(t),
+        Format::Responses => responses::render(t),
     }
 }
 

@@ -197,7 +197,9 @@ fn render_part(p: &PartRec, role: Role) -> Value {
                 obj.insert("tool_call_id".into(), i.clone().into());
             }
         }
-        Part::Opaque(v) => return v.clone(),
+        Part::Opaque(v) | Part::Reasoning { item: v, .. } | Part::Compaction { item: v } => {
+            return v.clone()
+        }
     }
     for (k, v) in &p.meta {
         obj.insert(k.clone(), v.clone());
@@ -214,6 +216,6 @@ fn part_kind(p: &PartRec, role: Role) -> &'static str {
         Part::ToolCall { .. } => "tool-call",
         Part::ToolResult { .. } => "tool-return",
         Part::RetryPrompt { .. } => "retry-prompt",
-        Part::Opaque(_) => "opaque",
+        Part::Opaque(_) | Part::Reasoning { .. } | Part::Compaction { .. } => "opaque",
     }
 }

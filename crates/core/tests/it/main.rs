@@ -3,6 +3,7 @@
 //! tokenizer in `continuity-models` and the golden tests of the binary.
 #![allow(clippy::unwrap_used)]
 
+mod archives;
 mod formats;
 mod governance_ledger;
 mod governance_memory;
@@ -11,3 +12,4 @@ mod governance_preflight;
 mod personal_data;
 mod pipeline;
 mod shapes;
+mod transcripts;

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod adversarial;
+mod batch;
 mod evaluate;
 mod replay;
 mod replay_sql;

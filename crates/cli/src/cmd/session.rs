@@ -1,0 +1,128 @@
+//! One session compacted: what `compact` runs for one input, and for each
+//! session of a folder. The request is read at a point (`--at`), compacted,
+//! and written with where it came from (`origin.json`) and, when the point
+//! is just before a compaction the agent made, the two side by side
+//! (`side_by_side.json`, `side_by_side.md`).
+
+use std::path::Path;
+
+use continuity_core::compact::{compact_pinned, Compaction, Inputs, Strategy};
+use continuity_core::error::{Error, Source};
+use continuity_core::formats::{self, At, Document, Read};
+use continuity_core::io;
+use continuity_core::redact::Redactor;
+use continuity_core::summarize::Summarizer;
+use continuity_core::{MissionKernel, RetentionPolicy};
+use continuity_eval::literal::{self, SideBySide};
+use continuity_models::TokenCounter;
+
+use crate::render;
+
+/// What every session of one command shares.
+pub struct Setup<'a> {
+    pub kernel: &'a MissionKernel,
+    pub policy: &'a RetentionPolicy,
+    pub tokens: &'a TokenCounter,
+    pub strategy: Strategy,
+    pub run_id: Option<&'a str>,
+}
+
+/// One session, compacted and written.
+pub struct Outcome {
+    pub compaction: Compaction,
+    pub read: Read,
+    pub side: Option<SideBySide>,
+    /// The files written, as paths.
+    pub written: Vec<String>,
+}
+
+fn json(v: &impl serde::Serialize) -> Result<Vec<u8>, Error> {
+    let mut out = serde_json::to_vec_pretty(v).map_err(|e| Error::Internal(e.to_string()))?;
+    out.push(b'\n');
+    Ok(out)
+}
+
+/// Read `bytes` at `at`, compact, and write every output into `out`
+/// together (or nothing, on any error).
+pub fn compact_one(
+    bytes: &[u8],
+    source: &Source,
+    at: At,
+    out: &Path,
+    setup: &Setup,
+    summarizer: &mut dyn Summarizer,
+) -> anyhow::Result<Outcome> {
+    let doc = formats::open(bytes, source)?;
+    let read = doc.read(at)?;
+    let mut redactor = Redactor::new(&setup.policy.personal_data)?;
+    let input_name = source.to_string();
+    let ctx = io::pin_context(
+        out,
+        setup.kernel,
+        &input_name,
+        setup.run_id,
+        chrono::Utc::now(),
+    )?;
+    let c = compact_pinned(
+        &Inputs {
+            transcript: &read.transcript,
+            input_name: &input_name,
+            kernel: setup.kernel,
+            policy: setup.policy,
+            strategy: setup.strategy,
+        },
+        &ctx,
+        summarizer,
+        setup.tokens,
+        &mut redactor,
+    )?;
+    let mut files = io::serialize(&c)?;
+    files.files.push(("origin.json", json(&read.origin)?));
+    let side = side_by_side(&doc, &read, &c, setup.tokens, &mut redactor)?;
+    if let Some(s) = &side {
+        files.files.push(("side_by_side.json", json(s)?));
+        files
+            .files
+            .push(("side_by_side.md", render::side_by_side(s).into_bytes()));
+    }
+    io::check_leaks(&files, &mut redactor)?;
+    io::write_atomically(out, &files)?;
+    let written = files
+        .files
+        .iter()
+        .map(|(n, _)| out.join(n).display().to_string())
+        .collect();
+    Ok(Outcome {
+        compaction: c,
+        read,
+        side,
+        written,
+    })
+}
+
+/// When the request was read just before a compaction the agent made: the
+/// agent's context right after it beside ours, both redacted alike.
+fn side_by_side(
+    doc: &Document,
+    read: &Read,
+    ours: &Compaction,
+    tokens: &TokenCounter,
+    redactor: &mut Redactor,
+) -> anyhow::Result<Option<SideBySide>> {
+    let Some(at_line) = read.origin.at_line else {
+        return Ok(None);
+    };
+    let Some(c) = doc.compactions().iter().find(|c| c.before_line == at_line) else {
+        return Ok(None);
+    };
+    let agent = doc.read(At::Line(c.after_line))?.transcript;
+    let (before, _) = redactor.redact_transcript(&read.transcript);
+    let (agent, _) = redactor.redact_transcript(&agent);
+    Ok(Some(literal::side_by_side(
+        c,
+        &before,
+        &agent,
+        &ours.request,
+        tokens,
+    )?))
+}

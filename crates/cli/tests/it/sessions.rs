@@ -1,0 +1,246 @@
+//! `continuity compact` on session transcripts (`--at`, the agent's own
+//! compaction side by side) and on folders (parallel, bad files counted,
+//! resume).
+
+use std::path::{Path, PathBuf};
+
+use continuity_core::error::Source;
+use continuity_core::formats;
+use continuity_core::transcript::Format;
+use continuity_test_support::{repo, repo_file};
+use serde_json::Value;
+
+const MAROT: &str =
+    "tests/fixtures/claude-code/marot-spotter__4d5611e5-241a-462a-8d15-5122611a9569.jsonl";
+const CODEX: &str = "tests/fixtures/codex-rollout/AcidicSoil-codex-session-view__rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl";
+const RESPONSES: &str = "tests/fixtures/responses/pydantic-pydantic-ai__test_openai_responses_thinking_with_tool_calls.request-bodies.json";
+
+fn compact(input: &str, out: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    crate::bin()
+        .args(["compact", input, "--kernel"])
+        .arg(repo_file("examples/billing-dispute/kernel.toml"))
+        .args(["--summarizer", "extractive", "--out"])
+        .arg(out)
+        .args(extra)
+        .assert()
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+fn request_of(dir: &Path) -> formats::Read {
+    let bytes = std::fs::read(dir.join("request.json")).unwrap();
+    formats::read(&bytes, &Source::path(dir), formats::At::Last).unwrap()
+}
+
+#[test]
+fn a_transcript_at_the_agents_compaction_is_side_by_side_with_ours() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("o");
+    let a = compact(&repo_file(MAROT), &out, &["--at", "compaction:1"]).success();
+    let stdout = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(stdout.contains("vs agent's compaction 1"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("warning:") && stderr.contains("no recorded result"),
+        "{stderr}"
+    );
+    let read = request_of(&out);
+    assert_eq!(read.transcript.format, Format::Anthropic);
+    formats::check_conversation(&read.transcript).unwrap();
+    let side = json(&out.join("side_by_side.json"));
+    assert_eq!(side["compaction"]["trigger"], "auto");
+    assert!(side["literals"].as_u64().unwrap() > 100);
+    for who in ["agent", "ours"] {
+        let f = side[who]["fraction"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&f) && f > 0.0, "{who}: {f}");
+    }
+    assert!(side["tokens_agent"].as_u64().unwrap() < side["tokens_before"].as_u64().unwrap());
+    let origin = json(&out.join("origin.json"));
+    assert_eq!(origin["format"], "claude-code");
+    assert_eq!(origin["at"], "compaction:1");
+    assert!(std::fs::read_to_string(out.join("side_by_side.md"))
+        .unwrap()
+        .contains("| ours |"));
+}
+
+#[test]
+fn a_codex_rollout_is_written_as_a_responses_request() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("o");
+    compact(&repo_file(CODEX), &out, &["--at", "120", "-q"]).success();
+    let read = request_of(&out);
+    assert_eq!(read.transcript.format, Format::Responses);
+    formats::check_conversation(&read.transcript).unwrap();
+    assert!(!out.join("side_by_side.json").exists());
+    assert_eq!(json(&out.join("origin.json"))["at_line"], 120);
+    // A point past the end is refused, naming the file.
+    let bad = tmp.path().join("bad");
+    let e = compact(&repo_file(CODEX), &bad, &["--at", "99999"]).failure();
+    let stderr = String::from_utf8_lossy(&e.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("past the end") && stderr.contains("rollout-2025"),
+        "{stderr}"
+    );
+    assert!(!bad.exists());
+}
+
+/// A folder of every format, with a broken file and an unknown one.
+fn mixed_folder(root: &Path) -> Vec<PathBuf> {
+    let copy = |from: &str, to: &str| {
+        let dest = root.join(to);
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(repo().join(from), &dest).unwrap();
+        dest
+    };
+    let mut files = vec![
+        copy(MAROT, "claude/p1/s1.jsonl"),
+        copy(CODEX, "codex/2025/11/17/rollout-1.jsonl"),
+        copy(
+            "examples/billing-dispute/session.json",
+            "anthropic/session.json",
+        ),
+        copy("tests/fixtures/pydantic/small.json", "pydantic/small.json"),
+    ];
+    let bodies: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(repo().join(RESPONSES)).unwrap()).unwrap();
+    let responses = root.join("responses/request.json");
+    std::fs::create_dir_all(responses.parent().unwrap()).unwrap();
+    std::fs::write(&responses, bodies[1]["body"].to_string()).unwrap();
+    files.push(responses);
+    let broken = root.join("claude/p1/broken.jsonl");
+    std::fs::write(
+        &broken,
+        "{\"type\": \"user\", \"uuid\": \"u1\", \"sessionId\": \"s\"\n{not json\n",
+    )
+    .unwrap();
+    files.push(broken);
+    let unknown = root.join("notes.json");
+    std::fs::write(&unknown, "{\"hello\": 1}").unwrap();
+    files.push(unknown);
+    files
+}
+
+fn summary(out: &Path) -> Vec<Vec<String>> {
+    std::fs::read_to_string(out.join("summary.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn a_folder_is_compacted_in_one_command_and_resumes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("sessions");
+    let files = mixed_folder(&root);
+    let out = tmp.path().join("out");
+    let a = compact(root.to_str().unwrap(), &out, &["--jobs", "2"]).success();
+    let stdout = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(
+        stdout.contains("Compacted 5 session(s), 0 already done, 2 failed"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("claude/p1/broken.jsonl") && stdout.contains("notes.json"),
+        "{stdout}"
+    );
+    let rows = summary(&out);
+    assert_eq!(rows.len(), files.len());
+    let failed: Vec<&str> = rows
+        .iter()
+        .filter(|r| r[1] == "failed")
+        .map(|r| r[0].as_str())
+        .collect();
+    assert_eq!(failed, ["claude/p1/broken.jsonl", "notes.json"]);
+    for (name, format) in [
+        ("claude/p1/s1.jsonl", "claude-code"),
+        ("codex/2025/11/17/rollout-1.jsonl", "codex-rollout"),
+        ("responses/request.json", "openai-responses"),
+    ] {
+        let row = rows.iter().find(|r| r[0] == name).unwrap();
+        assert_eq!(
+            (row[1].as_str(), row[2].as_str()),
+            ("compacted", format),
+            "{row:?}"
+        );
+        let dir = out.join("sessions").join(name);
+        formats::check_conversation(&request_of(&dir).transcript).unwrap();
+    }
+    let db = rusqlite::Connection::open(out.join("summary.sqlite")).unwrap();
+    let n: i64 = db
+        .query_row(
+            "SELECT COUNT(*) FROM sessions WHERE status = 'failed'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(n, 2);
+
+    // A second run does no work.
+    let a = compact(root.to_str().unwrap(), &out, &[]).success();
+    let stdout = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(
+        stdout.contains("Compacted 0 session(s), 5 already done, 2 failed"),
+        "{stdout}"
+    );
+
+    // A run stopped before two sessions were recorded: those two are done
+    // again, the rest is not.
+    for name in ["claude/p1/s1.jsonl", "pydantic/small.json"] {
+        std::fs::remove_file(out.join("sessions").join(name).join("session.json")).unwrap();
+    }
+    std::fs::remove_dir_all(out.join("sessions/pydantic/small.json")).unwrap();
+    let a = compact(root.to_str().unwrap(), &out, &[]).success();
+    let stdout = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(
+        stdout.contains("Compacted 2 session(s), 3 already done, 2 failed"),
+        "{stdout}"
+    );
+    assert_eq!(summary(&out).len(), files.len());
+}
+
+/// Every real transcript that records an agent's compaction gets the report
+/// (the ones without a license to copy are read from ../shared, skipped in
+/// one line when it is absent).
+#[test]
+fn every_recorded_compaction_gets_its_side_by_side_report() {
+    let shared = repo().join("../shared/external/real-archives");
+    let mut inputs = vec![repo().join(MAROT)];
+    let others = [
+        "claude-code/oneryalcin-fasthooks__sample_main_transcript.jsonl",
+        "codex-rollout/madshn-localpush__rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl",
+    ];
+    if shared.is_dir() {
+        inputs.extend(others.iter().map(|o| shared.join(o)));
+    } else {
+        eprintln!(
+            "skipped the side-by-side of {others:?} ({} not found)",
+            shared.display()
+        );
+    }
+    for input in inputs {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("o");
+        compact(
+            input.to_str().unwrap(),
+            &out,
+            &["--at", "compaction:1", "-q"],
+        )
+        .success();
+        let side = json(&out.join("side_by_side.json"));
+        assert!(
+            side["tokens_agent"].as_u64().unwrap() > 0,
+            "{}",
+            input.display()
+        );
+        assert!(
+            side["ours"]["total"].as_u64().unwrap() > 0,
+            "{}",
+            input.display()
+        );
+        formats::check_conversation(&request_of(&out).transcript).unwrap();
+    }
+}

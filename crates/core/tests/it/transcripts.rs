@@ -1,0 +1,470 @@
+//! Session transcripts and Responses requests on small cases written here:
+//! each line type, each point, each repair, each error.
+
+use continuity_core::error::{InputError, Source};
+use continuity_core::formats::{self, At};
+use continuity_core::policy::RetentionPolicy;
+use continuity_core::redact::Redactor;
+use continuity_core::transcript::{Format, Part, Role};
+use serde_json::{json, Value};
+
+fn lines(items: &[Value]) -> Vec<u8> {
+    let mut out = String::new();
+    for i in items {
+        out.push_str(&i.to_string());
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
+fn src() -> Source {
+    Source("session.jsonl".into())
+}
+
+fn cc(kind: &str, uuid: &str, parent: Option<&str>, message: Value) -> Value {
+    json!({"type": kind, "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+           "version": "2.1.39", "isSidechain": false, "message": message})
+}
+
+/// A Claude Code session: a title line, a call and its result, a thinking
+/// block, bookkeeping lines, an unknown line, an auto compaction, then more.
+fn claude_session() -> Vec<Value> {
+    vec![
+        json!({"type": "summary", "summary": "Fix the build", "leafUuid": "u9"}),
+        cc(
+            "user",
+            "u1",
+            None,
+            json!({"role": "user", "content": "Fix the build in crates/app; run cargo test."}),
+        ),
+        cc(
+            "assistant",
+            "a1",
+            Some("u1"),
+            json!({"role": "assistant", "model": "claude-x", "content": [
+            {"type": "thinking", "thinking": "Look at the error first.", "signature": "SIG-1"},
+            {"type": "text", "text": "Reading the log."},
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cargo test"}}]}),
+        ),
+        json!({"type": "progress", "uuid": "p1", "parentUuid": "a1", "sessionId": "s1"}),
+        cc(
+            "user",
+            "u2",
+            Some("a1"),
+            json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "error[E0425]: cannot find value `x` in src/lib.rs:42"}]}),
+        ),
+        json!({"type": "file-history-snapshot", "messageId": "m1", "snapshot": {}}),
+        json!({"type": "hologram", "uuid": "h1", "sessionId": "s1"}),
+        json!({"type": "system", "subtype": "compact_boundary", "uuid": "b1", "parentUuid": null,
+               "logicalParentUuid": "u2", "sessionId": "s1",
+               "compactMetadata": {"trigger": "auto", "preTokens": 1234}}),
+        json!({"type": "user", "uuid": "u3", "parentUuid": "b1", "sessionId": "s1", "isCompactSummary": true,
+               "message": {"role": "user", "content": "Summary: the build fails at src/lib.rs:42 (E0425)."}}),
+        cc(
+            "assistant",
+            "a2",
+            Some("u3"),
+            json!({"role": "assistant", "model": "claude-x", "content": [
+            {"type": "tool_use", "id": "t2", "name": "Edit", "input": {"file": "src/lib.rs"}}]}),
+        ),
+        cc(
+            "user",
+            "u4",
+            Some("a2"),
+            json!({"role": "user", "content": "Also check the docs."}),
+        ),
+    ]
+}
+
+#[test]
+fn a_claude_code_session_reads_at_each_point() {
+    let bytes = lines(&claude_session());
+    let doc = formats::open(&bytes, &src()).unwrap();
+    assert_eq!(doc.kind(), "claude-code");
+    let c = &doc.compactions()[0];
+    assert_eq!((c.line, c.before_line, c.after_line), (8, 7, 9));
+    assert_eq!(c.trigger.as_deref(), Some("auto"));
+    assert_eq!(c.recorded_tokens_before, Some(1234));
+    assert!(c.summary.contains("E0425"));
+
+    // Last: the chain restarts at the boundary; the open call is answered.
+    let last = doc.read(At::Last).unwrap();
+    let t = &last.transcript;
+    assert_eq!(t.format, Format::Anthropic);
+    formats::check_conversation(t).unwrap();
+    assert_eq!(t.messages.len(), 3);
+    assert!(t.messages[0].parts[0]
+        .part
+        .visible_text()
+        .starts_with("Summary:"));
+    let answered = &t.messages[2].parts[0].part;
+    assert!(matches!(answered, Part::ToolResult { id, is_error: true, .. } if id == "t2"));
+    let w: Vec<String> = last.warnings().iter().map(|w| w.to_string()).collect();
+    assert!(
+        w.iter()
+            .any(|w| w.contains("line 7") && w.contains("`hologram`")),
+        "{w:?}"
+    );
+    assert!(
+        w.iter()
+            .any(|w| w.contains("`t2`") && w.contains("no recorded result")),
+        "{w:?}"
+    );
+    assert_eq!(last.origin.skipped.get("progress"), Some(&1));
+    assert_eq!(last.origin.skipped.get("summary"), Some(&1));
+    assert_eq!(last.origin.version.as_deref(), Some("2.1.39"));
+
+    // Before the compaction: the whole first span, thinking kept whole.
+    let before = doc.read(At::BeforeCompaction(1)).unwrap().transcript;
+    formats::check_conversation(&before).unwrap();
+    assert_eq!(before.messages.len(), 3);
+    let out = formats::render(&before);
+    assert_eq!(out["messages"][1]["content"][0]["signature"], "SIG-1");
+    assert_eq!(out["max_tokens"], 32_000);
+    assert_eq!(out["model"], "claude-x");
+    assert_eq!(out["tools"][0]["name"], "Bash");
+    // The same as asking for its line.
+    assert_eq!(doc.read(At::Line(7)).unwrap().transcript, before);
+    // At line 3 the call is still open: the last message may end on a call.
+    let open = doc.read(At::Line(3)).unwrap().transcript;
+    assert_eq!(open.messages.last().unwrap().role, Role::Assistant);
+
+    for (at, want) in [
+        (At::Line(99), "past the end"),
+        (At::BeforeCompaction(2), "records 1 compaction"),
+        (At::Line(1), "no conversation"),
+    ] {
+        let e = doc.read(at).unwrap_err().to_string();
+        assert!(e.contains("session.jsonl") && e.contains(want), "{e}");
+    }
+}
+
+#[test]
+fn a_claude_code_branch_is_read_along_its_own_chain() {
+    let bytes = lines(&[
+        cc(
+            "user",
+            "u1",
+            None,
+            json!({"role": "user", "content": "first try"}),
+        ),
+        cc(
+            "assistant",
+            "a1",
+            Some("u1"),
+            json!({"role": "assistant", "content": [{"type": "text", "text": "abandoned"}]}),
+        ),
+        cc(
+            "user",
+            "u2",
+            Some("u1"),
+            json!({"role": "user", "content": "edited prompt"}),
+        ),
+        cc(
+            "assistant",
+            "a2",
+            Some("u1"),
+            json!({"role": "assistant", "content": [{"type": "text", "text": "kept"}]}),
+        ),
+    ]);
+    let t = formats::read(&bytes, &src(), At::Last).unwrap().transcript;
+    let text: Vec<String> = t
+        .messages
+        .iter()
+        .map(|m| m.parts[0].part.visible_text())
+        .collect();
+    assert_eq!(text, ["first try", "kept"]);
+}
+
+#[test]
+fn a_side_chain_transcript_is_its_own_conversation() {
+    let mut a = cc(
+        "user",
+        "u1",
+        None,
+        json!({"role": "user", "content": "Summarize this."}),
+    );
+    a["isSidechain"] = true.into();
+    let mut b = cc(
+        "assistant",
+        "a1",
+        Some("u1"),
+        json!({"role": "assistant", "content": [{"type": "text", "text": "<summary>done</summary>"}]}),
+    );
+    b["isSidechain"] = true.into();
+    let t = formats::read(&lines(&[a, b]), &src(), At::Last)
+        .unwrap()
+        .transcript;
+    assert_eq!(t.messages.len(), 2);
+}
+
+#[test]
+fn broken_lines_are_errors_naming_the_line_or_a_cut_last_line() {
+    let good = cc("user", "u1", None, json!({"role": "user", "content": "hi"}));
+    let mut bytes = lines(std::slice::from_ref(&good));
+    bytes.extend_from_slice(b"{\"type\": \"user\", \"uuid\"\n");
+    bytes.extend(lines(std::slice::from_ref(&good)));
+    let e = formats::read(&bytes, &src(), At::Last).unwrap_err();
+    assert!(
+        matches!(e, InputError::MalformedJson { line: 2, .. }),
+        "{e}"
+    );
+
+    // A last line cut short (the agent stopped mid-write): skipped, said.
+    let mut cut = lines(std::slice::from_ref(&good));
+    cut.extend_from_slice(b"{\"type\": \"assistant\", \"uuid\": \"a");
+    let r = formats::read(&cut, &src(), At::Last).unwrap();
+    assert!(
+        r.warnings()[0].to_string().contains("line 2"),
+        "{:?}",
+        r.warnings()
+    );
+
+    let no_message = json!({"type": "assistant", "uuid": "a1", "sessionId": "s1"});
+    let e = formats::read(&lines(&[good, no_message]), &src(), At::Last).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("session.jsonl: line 2") && text.contains("message"),
+        "{text}"
+    );
+}
+
+fn codex(kind: &str, payload: Value) -> Value {
+    json!({"timestamp": "2026-01-01T00:00:00Z", "type": kind, "payload": payload})
+}
+
+fn msg(role: &str, text: &str) -> Value {
+    let block = if role == "assistant" {
+        "output_text"
+    } else {
+        "input_text"
+    };
+    json!({"type": "message", "role": role, "content": [{"type": block, "text": text}]})
+}
+
+fn codex_session() -> Vec<Value> {
+    vec![
+        codex(
+            "session_meta",
+            json!({"id": "s", "cli_version": "0.125.0", "instructions": "You are Codex."}),
+        ),
+        codex(
+            "response_item",
+            msg(
+                "user",
+                "<environment_context>cwd=/repo</environment_context>",
+            ),
+        ),
+        codex(
+            "turn_context",
+            json!({"model": "gpt-5", "effort": "high", "summary": "auto"}),
+        ),
+        codex(
+            "response_item",
+            msg("user", "Make tests pass in /repo/src/main.rs"),
+        ),
+        codex(
+            "response_item",
+            json!({"type": "reasoning", "summary": [{"type": "summary_text", "text": "plan"}], "encrypted_content": "ENC-1"}),
+        ),
+        codex(
+            "response_item",
+            json!({"type": "function_call", "name": "shell", "call_id": "c1", "arguments": "{\"command\":[\"cargo\",\"test\"]}"}),
+        ),
+        codex(
+            "event_msg",
+            json!({"type": "token_count", "info": {"last_token_usage": {"input_tokens": 900}}}),
+        ),
+        codex(
+            "response_item",
+            json!({"type": "function_call_output", "call_id": "c1", "output": "2 failed"}),
+        ),
+        codex(
+            "response_item",
+            json!({"type": "ghost_snapshot", "ghost_commit": {}}),
+        ),
+        codex(
+            "response_item",
+            json!({"type": "custom_tool_call", "name": "apply_patch", "call_id": "c2", "input": "*** Begin Patch"}),
+        ),
+        codex(
+            "response_item",
+            json!({"type": "custom_tool_call_output", "call_id": "c2", "output": "ok"}),
+        ),
+        codex("mystery", json!({})),
+        codex(
+            "compacted",
+            json!({"message": "Summary: tests fixed in src/main.rs."}),
+        ),
+        codex("response_item", msg("user", "Now the docs.")),
+        codex(
+            "response_item",
+            json!({"type": "function_call", "name": "shell", "call_id": "c3", "arguments": "{}"}),
+        ),
+    ]
+}
+
+#[test]
+fn a_codex_rollout_reads_at_each_point() {
+    let bytes = lines(&codex_session());
+    let doc = formats::open(&bytes, &src()).unwrap();
+    assert_eq!(doc.kind(), "codex-rollout");
+    let c = &doc.compactions()[0];
+    assert_eq!((c.line, c.before_line), (13, 12));
+    assert_eq!(c.trigger.as_deref(), Some("local"));
+    assert_eq!(c.recorded_tokens_before, Some(900));
+
+    let before = doc.read(At::BeforeCompaction(1)).unwrap();
+    let t = &before.transcript;
+    assert_eq!(t.format, Format::Responses);
+    formats::check_conversation(t).unwrap();
+    let out = formats::render(t);
+    assert_eq!(out["model"], "gpt-5");
+    assert_eq!(out["instructions"], "You are Codex.");
+    assert_eq!(out["reasoning"]["effort"], "high");
+    assert_eq!(out["include"], json!(["reasoning.encrypted_content"]));
+    let input = out["input"].as_array().unwrap();
+    let kinds: Vec<&str> = input.iter().map(|i| i["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "message",
+            "message",
+            "reasoning",
+            "function_call",
+            "function_call_output",
+            "custom_tool_call",
+            "custom_tool_call_output"
+        ]
+    );
+    assert_eq!(input[2]["encrypted_content"], "ENC-1");
+    assert!(before
+        .warnings()
+        .iter()
+        .any(|w| w.to_string().contains("line 12") && w.message.contains("`mystery`")));
+    assert_eq!(before.origin.skipped.get("event_msg/token_count"), Some(&1));
+
+    // After: the context, the user's messages, the summary, then the rest;
+    // the last call stays open.
+    let last = doc.read(At::Last).unwrap().transcript;
+    formats::check_conversation(&last).unwrap();
+    let texts: Vec<String> = last
+        .messages
+        .iter()
+        .map(|m| m.parts[0].part.visible_text())
+        .collect();
+    assert!(texts[0].starts_with("<environment_context>"), "{texts:?}");
+    assert_eq!(texts[1], "Make tests pass in /repo/src/main.rs");
+    assert_eq!(texts[2], "Summary: tests fixed in src/main.rs.");
+    assert_eq!(texts[3], "Now the docs.");
+    assert_eq!(last.messages.len(), 5);
+}
+
+#[test]
+fn a_remote_codex_compaction_replaces_the_history() {
+    let mut items = codex_session()[..8].to_vec();
+    items.push(codex(
+        "compacted",
+        json!({"message": "", "replacement_history": [
+            msg("user", "Make tests pass"),
+            {"type": "compaction", "encrypted_content": "OPAQUE"}
+        ]}),
+    ));
+    items.push(codex("response_item", msg("user", "go on")));
+    let doc = formats::open(&lines(&items), &src()).unwrap();
+    assert_eq!(doc.compactions()[0].trigger.as_deref(), Some("remote"));
+    let t = doc.read(At::Last).unwrap().transcript;
+    let out = formats::render(&t);
+    assert_eq!(
+        out["input"][1],
+        json!({"type": "compaction", "encrypted_content": "OPAQUE"})
+    );
+    assert_eq!(out["input"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn an_early_codex_rollout_is_read_too() {
+    let bytes = lines(&[
+        json!({"id": "s", "timestamp": "2025-05-01", "instructions": "Be brief."}),
+        json!({"record_type": "state"}),
+        msg("user", "list files"),
+        json!({"type": "function_call", "name": "shell", "call_id": "c1", "arguments": "{}"}),
+        json!({"type": "function_call_output", "call_id": "c1", "output": "a b"}),
+    ]);
+    let r = formats::read(&bytes, &src(), At::Last).unwrap();
+    assert_eq!(r.origin.format, "codex-rollout");
+    assert_eq!(r.transcript.instructions, ["Be brief."]);
+    assert_eq!(r.transcript.messages.len(), 3);
+}
+
+#[test]
+fn json_lines_of_no_known_agent_are_refused() {
+    let bytes = lines(&[json!({"event": "x"}), json!({"event": "y"})]);
+    let e = formats::open(&bytes, &src()).unwrap_err().to_string();
+    assert!(
+        e.contains("session.jsonl") && e.contains("neither a Claude Code"),
+        "{e}"
+    );
+}
+
+fn responses_request() -> Value {
+    json!({
+        "model": "gpt-5",
+        "instructions": "You fix builds.",
+        "input": [
+            {"role": "developer", "content": "Use the shell."},
+            {"role": "user", "content": "Fix the build; my email is ada@quill.example"},
+            {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "Ask ada@quill.example later."}], "encrypted_content": "ENC"},
+            {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "shell", "arguments": "{\"cmd\": \"make\"}"},
+            {"type": "function_call_output", "call_id": "c1", "output": "ok"},
+            {"type": "compaction", "id": "cmp_1", "encrypted_content": "STATE"},
+            {"type": "message", "role": "assistant", "id": "msg_1", "status": "completed", "content": [{"type": "output_text", "text": "Done.", "annotations": []}]},
+            {"type": "shiny_new_item", "x": 1}
+        ],
+        "tools": [{"type": "function", "name": "shell", "parameters": {"type": "object"}}],
+        "store": false
+    })
+}
+
+#[test]
+fn a_responses_request_round_trips_and_detects() {
+    let v = responses_request();
+    let doc = formats::open(v.to_string().as_bytes(), &Source("r.json".into())).unwrap();
+    assert_eq!(doc.kind(), "openai-responses");
+    let r = doc.read(At::Last).unwrap();
+    assert!(r.warnings()[0].message.contains("`shiny_new_item`"));
+    let t = &r.transcript;
+    assert_eq!(t.instructions, ["You fix builds.", "Use the shell."]);
+    formats::check_conversation(t).unwrap();
+    assert_eq!(formats::render(t), v);
+    // A plain string input too.
+    let s = json!({"model": "gpt-5", "input": "hello"});
+    let t = formats::parse_value(&s, &Source("s".into())).unwrap();
+    assert_eq!(formats::render(&t), s);
+    // A request body has one point only.
+    let e = doc.read(At::Line(2)).unwrap_err().to_string();
+    assert!(e.contains("one point only"), "{e}");
+}
+
+#[test]
+fn redacted_reasoning_is_dropped_and_compaction_state_kept() {
+    let t = formats::parse_value(&responses_request(), &Source("r".into())).unwrap();
+    let policy = RetentionPolicy::default();
+    let mut r = Redactor::new(&policy.personal_data).unwrap();
+    let (out, log) = r.redact_transcript(&t);
+    assert!(!log.is_empty());
+    let json = formats::render(&out);
+    let text = json.to_string();
+    assert!(!text.contains("ada@quill.example"), "{text}");
+    assert!(
+        !text.contains("ENC"),
+        "the altered reasoning item is not written"
+    );
+    assert!(
+        text.contains("STATE"),
+        "compaction state is carried untouched"
+    );
+    formats::check_conversation(&formats::parse_value(&json, &Source("o".into())).unwrap())
+        .unwrap();
+}
