@@ -11,7 +11,19 @@
 //! those target features; a portable build (the default) runs them slower
 //! than it could, and [`check_build_features`] says so at start-up.
 
-use crate::quant::Kernel;
+/// Which quantized kernels ([`crate::quant`]) run: one per instruction-set
+/// level (`CONTINUITY_CPU` names them `scalar`, `avx2`, `vnni`, `avx512`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kernel {
+    Scalar,
+    /// AVX2 + FMA + F16C (`vpmaddubsw` integer dots).
+    Avx2,
+    /// AVX2 kernels with AVX-VNNI's `vpdpbusd` for the integer dots.
+    AvxVnni,
+    /// The same with AVX-512 VNNI's (EVEX-encoded) `vpdpbusd`, for CPUs
+    /// that have AVX-512 VNNI but not AVX-VNNI.
+    Avx512,
+}
 
 /// The environment variable that restricts the kernel level.
 pub const ENV: &str = "CONTINUITY_CPU";

@@ -86,19 +86,7 @@ impl Format {
     }
 }
 
-/// Which kernels to run: one per instruction-set level (`CONTINUITY_CPU`
-/// names them `scalar`, `avx2`, `vnni`, `avx512`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kernel {
-    Scalar,
-    /// AVX2 + FMA + F16C (`vpmaddubsw` integer dots).
-    Avx2,
-    /// AVX2 kernels with AVX-VNNI's `vpdpbusd` for the integer dots.
-    AvxVnni,
-    /// The same with AVX-512 VNNI's (EVEX-encoded) `vpdpbusd`, for CPUs
-    /// that have AVX-512 VNNI but not AVX-VNNI.
-    Avx512,
-}
+pub use crate::cpu::Kernel;
 
 impl Kernel {
     /// The kernel this process runs: this CPU's fastest, or the level
