@@ -6,6 +6,9 @@ two builds side by side (what a user waits for per compaction).
     cargo build --release
     python3 benches/compact_wall.py --binaries /tmp/base/target/release/continuity \\
         target/release/continuity --summarizer qwen2.5-0.5b --repeats 3 ARCHIVE...
+    # one build at two kernel levels (CONTINUITY_CPU), e.g. the AVX2 path:
+    python3 benches/compact_wall.py --binaries target/release/continuity \
+        target/release/continuity --cpu vnni avx2 ARCHIVE...
 
 Each run is its own process (`compact ARCHIVE --kernel ... --policy ...
 --summarizer S --out TMP`), so it pays the model load as a user does. The
@@ -28,14 +31,18 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run(binary, archive, args, out):
+def run(binary, archive, args, out, cpu):
     cmd = [
         binary, "compact", archive,
         "--kernel", args.kernel, "--policy", args.policy,
         "--summarizer", args.summarizer, "--out", out,
     ]
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    env = dict(os.environ)
+    env.pop("CONTINUITY_CPU", None)
+    if cpu != "best":
+        env["CONTINUITY_CPU"] = cpu
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.monotonic() - start
     text = proc.stdout.read()
@@ -66,6 +73,8 @@ def main():
     p.add_argument("--kernel", default=os.path.join(ROOT, "eval/billing-dispute/kernel.toml"))
     p.add_argument("--policy", default=os.path.join(ROOT, "eval/billing-dispute/policy.toml"))
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--cpu", nargs=2, default=["best", "best"], metavar=("FIRST", "SECOND"),
+                   help="CONTINUITY_CPU for each binary (scalar, avx2, vnni, avx512; best: unset)")
     args = p.parse_args()
     for b in args.binaries:
         if not os.access(b, os.X_OK):
@@ -75,28 +84,28 @@ def main():
     ratios = []
     with tempfile.TemporaryDirectory() as tmp:
         for archive in args.archives:
-            runs = {b: [] for b in args.binaries}
+            runs = {i: [] for i in range(2)}
             for rep in range(args.repeats):
                 # Alternate which build goes first, so neither always runs
                 # on the other's warm caches.
                 order = list(enumerate(args.binaries))
                 for i, b in order if rep % 2 == 0 else order[::-1]:
-                    runs[b].append(run(b, archive, args, os.path.join(tmp, f"out{i}")))
-            reference = runs[args.binaries[0]][0]["summary"]
+                    runs[i].append(run(b, archive, args, os.path.join(tmp, f"out{i}"), args.cpu[i]))
+            reference = runs[0][0]["summary"]
             med = {}
             name = os.path.relpath(archive, ROOT)
             for i, b in enumerate(args.binaries):
-                rs = runs[b]
+                rs = runs[i]
                 keys = ("wall", "load", "summarizer", "peak_mib", "input_tokens", "generated")
-                med[b] = {k: statistics.median(r[k] for r in rs) for k in keys}
+                med[i] = {k: statistics.median(r[k] for r in rs) for k in keys}
                 agree = all(r["summary"] == rs[0]["summary"] for r in rs)
                 same = rs[0]["summary"] == reference
-                m = med[b]
+                m = med[i]
                 yn = lambda v: "yes" if v else "no"
-                print(f"| {name} | {'first' if i == 0 else 'second'} | {m['wall']:.2f} | {m['load']:.2f} "
+                print(f"| {name} | {'first' if i == 0 else 'second'} ({args.cpu[i]}) | {m['wall']:.2f} | {m['load']:.2f} "
                       f"| {m['summarizer']:.2f} | {m['input_tokens']:.0f} | {m['generated']:.0f} "
                       f"| {m['peak_mib']:.0f} | {yn(agree)} | {yn(same)} |")
-            first, second = (med[b]["wall"] for b in args.binaries)
+            first, second = (med[i]["wall"] for i in range(2))
             ratios.append(second / first)
     print(f"\nwall time, second / first: median {statistics.median(ratios):.3f}, "
           f"range {min(ratios):.3f}-{max(ratios):.3f} over {len(ratios)} archive(s), {args.repeats} run(s) each")

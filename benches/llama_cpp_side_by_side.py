@@ -6,6 +6,20 @@ token ids and the same thread count.
     cargo build --release
     /tmp/llvenv/bin/python benches/llama_cpp_side_by_side.py [--models smollm2-135m qwen2.5-0.5b]
         [--sizes 1536 6144] [--decode 64] [--threads 2] [--repeats 1] [--markdown FILE]
+        [--cpu avx2|vnni|avx512|scalar]
+
+Same-ISA runs (`--cpu avx2`): continuity runs with `CONTINUITY_CPU=avx2`, and
+the llama.cpp of the venv must be built for that level, e.g.
+
+    python3 -m venv /tmp/llvenv-avx2
+    CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
+      -DGGML_AVX512=OFF -DGGML_AVX512_VBMI=OFF -DGGML_AVX512_VNNI=OFF -DGGML_AVX512_BF16=OFF \
+      -DGGML_AVX_VNNI=OFF" /tmp/llvenv-avx2/bin/pip install --no-binary :all: \
+      --no-cache-dir llama-cpp-python==0.3.36 numpy
+    /tmp/llvenv-avx2/bin/python benches/llama_cpp_side_by_side.py --cpu avx2 ...
+
+The script reads llama.cpp's `llama_print_system_info()` and refuses to run
+when it reports an extension above `--cpu`'s level (AVX512*, AVX_VNNI).
 
 For each model and prompt size, a prompt of exactly that many tokens is made
 from the bundled billing-dispute transcript (repeated as needed) with
@@ -103,7 +117,38 @@ def child_llama(path, ids_file, decode, threads):
                       "generated_ids": out, "prompt_tokens": len(ids)}))
 
 
-def measure(cmd):
+# llama.cpp system-info flags above each level (`llama_print_system_info`).
+ABOVE = {
+    "scalar": ["AVX", "AVX2", "FMA", "F16C", "AVX_VNNI", "AVX512"],
+    "avx2": ["AVX_VNNI", "AVX512"],
+    "vnni": ["AVX512"],
+    "avx512": [],
+}
+
+
+def llama_system_info():
+    import llama_cpp
+
+    return llama_cpp.llama_print_system_info().decode()
+
+
+def llama_level_check(level):
+    """llama.cpp's system info, or exit when it runs above `level`."""
+    info = llama_system_info()
+    flags = {}
+    for part in info.replace("|", "\n").splitlines():
+        if "=" in part:
+            key, value = part.rsplit("=", 1)
+            key = key.strip().split(":")[-1].strip()
+            flags[key] = value.strip()
+    above = [k for k, v in flags.items() if v == "1" and any(k == a or k.startswith(a + "_") for a in ABOVE[level])]
+    if above:
+        sys.exit(f"--cpu {level}: this llama.cpp build uses {', '.join(above)} ({info.strip()}); "
+                 "rebuild llama-cpp-python with the CMAKE_ARGS in this script's docstring")
+    return info.strip()
+
+
+def measure(cmd, env=None):
     # wait4 gives the rusage of exactly this child.
     r, w = os.pipe()
     pid = os.fork()
@@ -113,7 +158,9 @@ def measure(cmd):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 2)
         try:
-            os.execvp(cmd[0], cmd)
+            if env is None:
+                os.execvp(cmd[0], cmd)
+            os.execvpe(cmd[0], cmd, env)
         finally:
             os._exit(127)
     os.close(w)
@@ -149,9 +196,18 @@ def main():
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--binary", default=os.path.join(ROOT, "target/release/continuity"))
     ap.add_argument("--markdown", help="also write the table to this file")
+    ap.add_argument("--cpu", choices=sorted(ABOVE), help="restrict both sides to this kernel level "
+                    "(continuity: CONTINUITY_CPU; llama.cpp: checked against its build)")
     args = ap.parse_args()
     if not os.path.exists(args.binary):
         sys.exit(f"{args.binary} not found: run `cargo build --release` first")
+    info = llama_level_check(args.cpu) if args.cpu else llama_system_info().strip()
+    ours_env = dict(os.environ)
+    if args.cpu:
+        ours_env["CONTINUITY_CPU"] = args.cpu
+    else:
+        ours_env.pop("CONTINUITY_CPU", None)
+    print(f"llama.cpp: {info}; continuity: CONTINUITY_CPU={args.cpu or '(best)'}", file=sys.stderr)
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -167,12 +223,13 @@ def main():
                 llama_runs, ours_runs = [], []
                 env_threads = {"RAYON_NUM_THREADS": str(args.threads)}
                 os.environ.update(env_threads)
+                ours_env.update(env_threads)
                 for _ in range(args.repeats):
                     llama_runs.append(measure([sys.executable, os.path.abspath(__file__), "--child-llama",
                                                path, ids_file, str(args.decode), str(args.threads)]))
                     ours_runs.append(measure([args.binary, "generate", "--model", name, "--model-path", path,
                                               "--prompt-ids", ids_file, "--max-new-tokens", str(args.decode),
-                                              "--ignore-stop", "--json"]))
+                                              "--ignore-stop", "--json"], ours_env))
 
                 def med(runs, f):
                     return statistics.median(f(r) for r in runs)
@@ -209,7 +266,8 @@ def main():
     print(table, end="")
     if args.markdown:
         with open(args.markdown, "w") as f:
-            f.write(f"threads {args.threads}, decode {args.decode} greedy tokens, repeats {args.repeats}\n\n")
+            f.write(f"threads {args.threads}, decode {args.decode} greedy tokens, repeats {args.repeats}, "
+                    f"CONTINUITY_CPU={args.cpu or '(best)'}; llama.cpp: {info}\n\n")
             f.write(table)
 
 

@@ -20,6 +20,9 @@ use super::manifest::{resolve_model, ModelError};
 pub enum LlmError {
     #[error(transparent)]
     Model(#[from] ModelError),
+    /// `CONTINUITY_CPU` names a level this CPU cannot run (or no level).
+    #[error(transparent)]
+    Cpu(#[from] crate::cpu::CpuError),
     #[error("cannot read {}: {message}", path.display())]
     Read { path: PathBuf, message: String },
     #[error("{}: unsupported architecture `{arch}` (supported: llama, qwen2, gemma3, lfm2)", path.display())]
@@ -135,6 +138,8 @@ impl Model {
     /// Load the GGUF at `path`.
     pub fn load(name: &str, path: &Path, opts: LoadOptions) -> Result<Self, LlmError> {
         let start = Instant::now();
+        // A refused `CONTINUITY_CPU` stops here, before any kernel runs.
+        crate::cpu::level()?;
         let read_err = |e: &dyn std::fmt::Display| LlmError::Read {
             path: path.to_path_buf(),
             message: e.to_string(),

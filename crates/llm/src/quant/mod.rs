@@ -1,16 +1,19 @@
-//! Quantized matrix multiplication for the GGUF block formats that candle
-//! 0.11 runs in scalar code on x86 (Q4_1, Q5_0, Q5_1) plus Q8_0, following
+//! Quantized matrix multiplication for the GGUF block formats the models
+//! use (Q4_1, Q5_0, Q5_1, Q8_0, and the K-quants Q4_K and Q6_K), following
 //! ggml's CPU algorithm: activations are quantized once per call to 8-bit
-//! blocks of 32 (Q8_1 for Q4_1/Q5_1, Q8_0 otherwise), then every output is a
-//! sum over blocks of `d_w * d_x * (integer block dot)` (+ `m_w * s_x` for the
-//! formats with a minimum).
+//! blocks (Q8_1 for Q4_1/Q5_1, Q8_0 for Q5_0/Q8_0, Q8_K for the K-quants),
+//! then every output is a sum over blocks of `d_w * d_x * (integer block
+//! dot)` (+ the minimum terms of the formats that have one).
 //!
-//! Kernels: [`scalar`] is the reference; [`x86`] has AVX2+FMA+F16C and
-//! AVX-VNNI versions picked at run time, so a portable build gets them too.
-//! The SIMD kernels compute a tile of weight rows x activation rows per pass
-//! so each unpacked weight block is reused for several tokens in prefill.
-//! On AVX-VNNI CPUs the weights are repacked at load into the [`r8`] layout
-//! (8 rows interleaved), whose kernels produce 8 outputs per vector.
+//! Kernels ([`Kernel`], picked at run time and restricted by
+//! `CONTINUITY_CPU`, see [`crate::cpu`]): [`scalar`] is the reference;
+//! [`x86`] has AVX2 (`vpmaddubsw`), AVX-VNNI and AVX-512 VNNI (`vpdpbusd`)
+//! versions, so a portable build gets them too. Weights are repacked at load
+//! into the [`r8`] layout (8 rows interleaved), whose kernels produce 8
+//! outputs per vector and compute a tile of 8 rows x up to 4 tokens per pass
+//! (prefill as GEMM: each unpacked weight block serves several tokens, each
+//! activation load several rows). Work is split into tiles of rows x tokens
+//! so both stay in cache.
 
 pub mod r8;
 pub mod scalar;
@@ -20,8 +23,12 @@ pub mod x86;
 use candle_core::quantized::{GgmlDType, QTensor};
 use candle_core::{bail, Result, Tensor};
 
-/// Values per quantization block (all formats here).
+use crate::cpu::Features;
+
+/// Values per block of the 32-value formats.
 pub const QK: usize = 32;
+/// Values per super-block of the K-quants.
+pub const QK_K: usize = 256;
 
 /// Weight block formats with our own kernels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +37,8 @@ pub enum Format {
     Q5_0,
     Q5_1,
     Q8_0,
+    Q4K,
+    Q6K,
 }
 
 impl Format {
@@ -39,17 +48,30 @@ impl Format {
             GgmlDType::Q5_0 => Some(Format::Q5_0),
             GgmlDType::Q5_1 => Some(Format::Q5_1),
             GgmlDType::Q8_0 => Some(Format::Q8_0),
+            GgmlDType::Q4K => Some(Format::Q4K),
+            GgmlDType::Q6K => Some(Format::Q6K),
             _ => None,
         }
     }
 
-    /// Bytes per block of 32 values (ggml's `block_q*` layouts).
+    /// Bytes per block (ggml's `block_q*` layouts).
     pub const fn block_bytes(self) -> usize {
         match self {
             Format::Q4_1 => 20, // d, m (f16), 16 nibble bytes
             Format::Q5_0 => 22, // d (f16), qh (u32), 16 nibble bytes
             Format::Q5_1 => 24, // d, m (f16), qh (u32), 16 nibble bytes
             Format::Q8_0 => 34, // d (f16), 32 i8
+            Format::Q4K => 144, // d, dmin (f16), 12 scale bytes, 128 nibble bytes
+            Format::Q6K => 210, // ql 128, qh 64, 16 i8 scales, d (f16)
+        }
+    }
+
+    /// Values per block.
+    pub const fn block_values(self) -> usize {
+        if self.is_k() {
+            QK_K
+        } else {
+            QK
         }
     }
 
@@ -57,47 +79,41 @@ impl Format {
     pub const fn has_min(self) -> bool {
         matches!(self, Format::Q4_1 | Format::Q5_1)
     }
+
+    /// K-quants pair with Q8_K activations (super-blocks of 256).
+    pub const fn is_k(self) -> bool {
+        matches!(self, Format::Q4K | Format::Q6K)
+    }
 }
 
-/// Which kernels to run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kernel {
-    Scalar,
-    /// AVX2 + FMA + F16C.
-    Avx2,
-    /// AVX2 kernels with AVX-VNNI's `vpdpbusd` for the integer dots.
-    AvxVnni,
-}
+pub use crate::cpu::Kernel;
 
 impl Kernel {
-    /// The fastest kernel this CPU supports (checked at run time).
+    /// The kernel this process runs: this CPU's fastest, or the level
+    /// `CONTINUITY_CPU` restricts it to ([`crate::cpu::level`]). Where that
+    /// variable names a level this CPU lacks, the CPU's fastest: loading a
+    /// model refuses that setting before any kernel runs.
     pub fn best() -> Kernel {
         static BEST: std::sync::OnceLock<Kernel> = std::sync::OnceLock::new();
-        *BEST.get_or_init(|| {
-            #[cfg(target_arch = "x86_64")]
-            {
-                let avx2 = is_x86_feature_detected!("avx2")
-                    && is_x86_feature_detected!("fma")
-                    && is_x86_feature_detected!("f16c");
-                if avx2 && is_x86_feature_detected!("avxvnni") {
-                    return Kernel::AvxVnni;
-                }
-                if avx2 {
-                    return Kernel::Avx2;
-                }
-            }
-            Kernel::Scalar
-        })
+        *BEST.get_or_init(|| crate::cpu::level().unwrap_or_else(|_| Features::detect().best()))
     }
 
-    /// Whether this CPU can run `self`.
+    /// Whether this CPU can run `self` (whatever `CONTINUITY_CPU` says).
     pub fn supported(self) -> bool {
-        matches!(
-            (self, Kernel::best()),
-            (Kernel::Scalar, _)
-                | (Kernel::Avx2, Kernel::Avx2 | Kernel::AvxVnni)
-                | (Kernel::AvxVnni, Kernel::AvxVnni)
-        )
+        Features::detect().supports(self)
+    }
+
+    /// `self`, or the scalar kernel where this CPU cannot run it.
+    fn or_scalar(self) -> Kernel {
+        if self.supported() {
+            self
+        } else {
+            Kernel::Scalar
+        }
+    }
+
+    fn simd(self) -> bool {
+        self != Kernel::Scalar
     }
 }
 
@@ -106,7 +122,7 @@ impl Kernel {
 pub enum Layout {
     /// ggml's: row-major, one block after another.
     Ggml,
-    /// Groups of 8 rows interleaved for the AVX-VNNI kernels ([`r8`]).
+    /// Groups of 8 rows interleaved for the SIMD kernels ([`r8`]).
     R8,
 }
 
@@ -132,18 +148,30 @@ impl QWeights {
         Self::from_bytes(format, n, k, t.data()?.into_owned()).map(Some)
     }
 
-    /// [`Self::from_qtensor`] in the layout this CPU's fastest kernel reads
-    /// ([`Self::for_this_cpu`]), repacked straight from `t`'s bytes.
+    /// [`Self::from_qtensor`] in the layout this CPU's kernel reads
+    /// ([`Self::for_this_cpu`]), repacked straight from `t`'s bytes; `None`
+    /// also for a K-quant matrix that kernel cannot take (see
+    /// [`Self::runs_here`]).
     pub fn from_qtensor_for_this_cpu(t: &QTensor) -> Result<Option<Self>> {
         let Some(format) = Format::from_ggml(t.dtype()) else {
             return Ok(None);
         };
         let (n, k) = t.shape().dims2()?;
+        if !Self::runs_here(format, n) {
+            return Ok(None);
+        }
         Self::from_ggml_bytes_for_this_cpu(format, n, k, &t.data()?).map(Some)
     }
 
+    /// Whether this process's kernel ([`Kernel::best`]) runs an `n`-row
+    /// matrix of `format` well: the K-quants only in the R8 layout (rows a
+    /// multiple of 8) or on the scalar level; otherwise candle should.
+    pub fn runs_here(format: Format, n: usize) -> bool {
+        !format.is_k() || n % r8::GROUP == 0 || !Kernel::best().simd()
+    }
+
     /// `n` rows of `k` columns of ggml blocks, copied once into the layout
-    /// this CPU's fastest kernel reads ([`Self::for_this_cpu`]).
+    /// this CPU's kernel reads ([`Self::for_this_cpu`]).
     pub fn from_ggml_bytes_for_this_cpu(
         format: Format,
         n: usize,
@@ -151,7 +179,7 @@ impl QWeights {
         ggml: &[u8],
     ) -> Result<Self> {
         check_len(format, n, k, ggml.len())?;
-        let r8 = Kernel::best() == Kernel::AvxVnni && n % r8::GROUP == 0;
+        let r8 = Kernel::best().simd() && n % r8::GROUP == 0;
         Ok(Self {
             format,
             layout: if r8 { Layout::R8 } else { Layout::Ggml },
@@ -190,9 +218,9 @@ impl QWeights {
         }
     }
 
-    /// The layout the fastest kernel on this CPU reads: R8 with AVX-VNNI.
+    /// The layout this process's kernel reads: R8 on every SIMD level.
     pub fn for_this_cpu(self) -> Self {
-        if Kernel::best() == Kernel::AvxVnni {
+        if Kernel::best().simd() {
             self.repacked_r8()
         } else {
             self
@@ -212,8 +240,23 @@ impl QWeights {
         (self.n, self.k)
     }
 
-    fn row_bytes(&self) -> usize {
-        (self.k / QK) * self.format.block_bytes()
+    /// The stored blocks (what a matmul reads once per call).
+    pub fn bytes(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// Blocks per row.
+    fn nb(&self) -> usize {
+        self.k / self.format.block_values()
+    }
+
+    /// Bytes of rows `r0..r1` (`r0` a multiple of 8 in the R8 layout).
+    fn rows(&self, r0: usize, r1: usize) -> &[u8] {
+        let per_row = match self.layout {
+            Layout::Ggml => self.nb() * self.format.block_bytes(),
+            Layout::R8 => self.nb() * r8::group_block_bytes(self.format) / r8::GROUP,
+        };
+        &self.data[r0 * per_row..r1 * per_row]
     }
 
     /// `out (m, n) = x (m, k) W^T` with the given kernel (falls back to the
@@ -228,71 +271,81 @@ impl QWeights {
                 self.n
             );
         }
-        let kernel = if kernel.supported() {
-            kernel
-        } else {
-            Kernel::Scalar
-        };
-        let acts = QActs::quantize(x, m, self.k, kernel);
-        self.matmul_q(&acts, out, kernel);
-        Ok(())
+        let acts = Acts::quantize(self.format, x, m, self.k, kernel);
+        self.matmul_acts(&acts, out, kernel)
     }
 
-    /// `out (m, n)` from already quantized activations (`acts.k == self.k`).
-    pub fn matmul_q(&self, acts: &QActs, out: &mut [f32], kernel: Kernel) {
-        assert_eq!(acts.nb * QK, self.k, "activations do not match k");
-        assert_eq!(out.len(), acts.m * self.n, "output size");
-        let kernel = if kernel.supported() {
-            kernel
-        } else {
-            Kernel::Scalar
+    /// `out (m, n)` from activations already quantized for this format
+    /// ([`Acts::quantize`] with `self.format()` and `k`).
+    pub fn matmul_acts(&self, acts: &Acts, out: &mut [f32], kernel: Kernel) -> Result<()> {
+        let (m, nb, is_k) = match acts {
+            Acts::Q8(a) => (a.m, a.nb, false),
+            Acts::Q8K(a) => (a.m, a.nb, true),
         };
-        let (m, n) = (acts.m, self.n);
-        // Tasks are chunks of ROW_CHUNK weight rows against all activation
-        // rows: the chunk's blocks stay in cache while the tokens stream by.
-        let chunks = n.div_ceil(ROW_CHUNK);
+        if is_k != self.format.is_k() || nb != self.nb() || out.len() != m * self.n {
+            bail!(
+                "quantized matmul: activations ({m} x {nb} blocks, K-quant {is_k}) or output ({}) do not fit {:?} ({}, {})",
+                out.len(),
+                self.format,
+                self.n,
+                self.k
+            );
+        }
+        let kernel = kernel.or_scalar();
+        let n = self.n;
         let out_ptr = SendPtr(out.as_mut_ptr());
+        let tiles = Tiles::new(m, n);
         let run = |range: std::ops::Range<usize>| {
-            for ch in range {
-                let r0 = ch * ROW_CHUNK;
-                let r1 = n.min(r0 + ROW_CHUNK);
-                // SAFETY: each chunk writes only columns r0..r1 of `out`
-                // (rows of length n, m of them), disjoint between chunks.
-                unsafe { self.chunk(acts, r0, r1, out_ptr.get(), kernel) };
+            for i in range {
+                let (r0, r1, t0, t1) = tiles.get(i);
+                // SAFETY: each tile writes only rows t0..t1, columns r0..r1
+                // of `out` (m rows of n), disjoint between tiles.
+                unsafe { self.tile(acts, r0, r1, t0..t1, out_ptr.get(), kernel) };
             }
         };
         if m * n * self.k < SERIAL_BELOW {
-            run(0..chunks);
+            run(0..tiles.len());
         } else {
-            candle_core::utils::barrier_pool().execute_chunked(chunks, run);
+            candle_core::utils::barrier_pool().execute_chunked(tiles.len(), run);
         }
+        Ok(())
     }
 
-    /// Outputs of weight rows `r0..r1` for every activation row.
+    /// Outputs of weight rows `r0..r1` for activation rows `tokens`.
     ///
     /// # Safety
-    /// `out` points to `acts.m * self.n` floats; no one else writes columns
-    /// `r0..r1` meanwhile.
-    unsafe fn chunk(&self, acts: &QActs, r0: usize, r1: usize, out: *mut f32, kernel: Kernel) {
-        let rb = self.row_bytes();
-        let w = &self.data[r0 * rb..r1 * rb];
+    /// `out` points to `m * self.n` floats (`m` the activation rows); no one
+    /// else writes those outputs meanwhile.
+    unsafe fn tile(
+        &self,
+        acts: &Acts,
+        r0: usize,
+        r1: usize,
+        tokens: std::ops::Range<usize>,
+        out: *mut f32,
+        kernel: Kernel,
+    ) {
+        let w = self.rows(r0, r1);
+        let dst = Dst {
+            out,
+            n: self.n,
+            col: r0,
+        };
         if self.layout == Layout::R8 {
             #[cfg(target_arch = "x86_64")]
-            if kernel == Kernel::AvxVnni {
-                return x86::vnni_r8::chunk(self.format, w, acts, r0, self.n, out);
+            if kernel.simd() {
+                return x86::r8_tile(kernel, self.format, w, acts, tokens, dst);
             }
-            // Other kernels read the ggml layout: unpack these rows (tests
-            // and reference runs only).
+            // The scalar kernel reads the ggml layout: unpack these rows
+            // (tests and reference runs only).
             let ggml = r8::unpack(self.format, self.k, w);
-            return scalar::chunk(self.format, &ggml, rb, acts, r0, self.n, out);
+            return scalar::tile(self.format, &ggml, acts, tokens, dst);
         }
-        match kernel {
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => x86::avx2::chunk(self.format, w, rb, acts, r0, self.n, out),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::AvxVnni => x86::vnni::chunk(self.format, w, rb, acts, r0, self.n, out),
-            _ => scalar::chunk(self.format, w, rb, acts, r0, self.n, out),
+        #[cfg(target_arch = "x86_64")]
+        if kernel.simd() && !self.format.is_k() {
+            return x86::ggml_tile(kernel, self.format, w, acts, tokens, dst);
         }
+        scalar::tile(self.format, w, acts, tokens, dst)
     }
 
     /// `x (.., k) -> (.., n)` on CPU f32 tensors.
@@ -318,12 +371,22 @@ impl QWeights {
     }
 }
 
+/// Where a kernel writes: output `(t, col + i)` for its weight row `i` and
+/// activation row `t` is at `out[t * n + col + i]`.
+#[derive(Clone, Copy)]
+pub struct Dst {
+    pub out: *mut f32,
+    pub n: usize,
+    pub col: usize,
+}
+
 /// `len` bytes hold an `(n, k)` matrix of `format` blocks.
 fn check_len(format: Format, n: usize, k: usize, len: usize) -> Result<()> {
-    if k % QK != 0 {
-        bail!("quantized matmul: k = {k} is not a multiple of {QK}");
+    let bv = format.block_values();
+    if k % bv != 0 {
+        bail!("quantized matmul: {format:?} needs k a multiple of {bv}, got {k}");
     }
-    let want = n * (k / QK) * format.block_bytes();
+    let want = n * (k / bv) * format.block_bytes();
     if len != want {
         bail!("quantized matmul: {format:?} ({n}, {k}) needs {want} bytes, got {len}");
     }
@@ -333,11 +396,52 @@ fn check_len(format: Format, n: usize, k: usize, len: usize) -> Result<()> {
 /// Weight rows per parallel task (a multiple of every kernel's row tile and
 /// of the R8 group).
 const ROW_CHUNK: usize = 16;
+/// Activation rows per parallel task: the task's quantized activations
+/// (64 x k bytes) stay in the core's L2 while its weight rows stream by.
+const TOKEN_BLOCK: usize = 64;
 /// Below this many multiply-adds a matmul runs on the calling thread.
 const SERIAL_BELOW: usize = 1 << 16;
 
+/// The parallel tasks of one matmul: tiles of [`ROW_CHUNK`] weight rows x
+/// [`TOKEN_BLOCK`] activation rows, numbered token block first, so that
+/// consecutive tasks (which one thread takes together) share activations.
+struct Tiles {
+    m: usize,
+    n: usize,
+    row_chunks: usize,
+    token_blocks: usize,
+}
+
+impl Tiles {
+    fn new(m: usize, n: usize) -> Self {
+        Self {
+            m,
+            n,
+            row_chunks: n.div_ceil(ROW_CHUNK),
+            token_blocks: m.div_ceil(TOKEN_BLOCK).max(1),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.row_chunks * self.token_blocks
+    }
+
+    /// Rows `r0..r1`, tokens `t0..t1` of tile `i`.
+    fn get(&self, i: usize) -> (usize, usize, usize, usize) {
+        let (tb, rc) = (i / self.row_chunks, i % self.row_chunks);
+        let r0 = rc * ROW_CHUNK;
+        let t0 = tb * TOKEN_BLOCK;
+        (
+            r0,
+            self.n.min(r0 + ROW_CHUNK),
+            t0,
+            self.m.min(t0 + TOKEN_BLOCK),
+        )
+    }
+}
+
 /// An output pointer shared by parallel tasks that write disjoint parts of
-/// it (`matmul_q`, the KV attention).
+/// it (`matmul_acts`, the KV attention).
 #[derive(Clone, Copy)]
 pub(crate) struct SendPtr(pub(crate) *mut f32);
 // SAFETY: only used for disjoint writes, which each user documents.
@@ -346,6 +450,26 @@ unsafe impl Sync for SendPtr {}
 impl SendPtr {
     pub(crate) fn get(self) -> *mut f32 {
         self.0
+    }
+}
+
+/// Activations quantized for one weight format.
+#[derive(Debug, Clone)]
+pub enum Acts {
+    /// Blocks of 32 (Q8_0 / Q8_1), for the 32-value formats.
+    Q8(QActs),
+    /// Super-blocks of 256 (Q8_K), for the K-quants.
+    Q8K(QActsK),
+}
+
+impl Acts {
+    /// `m` rows of `k` values quantized as `format`'s kernels read them.
+    pub fn quantize(format: Format, x: &[f32], m: usize, k: usize, kernel: Kernel) -> Self {
+        if format.is_k() {
+            Acts::Q8K(QActsK::quantize(x, m, k))
+        } else {
+            Acts::Q8(QActs::quantize(x, m, k, kernel))
+        }
     }
 }
 
@@ -369,11 +493,7 @@ pub struct QActs {
 impl QActs {
     /// Quantize `m` rows of `k` values (`k` a multiple of 32).
     pub fn quantize(x: &[f32], m: usize, k: usize, kernel: Kernel) -> Self {
-        let kernel = if kernel.supported() {
-            kernel
-        } else {
-            Kernel::Scalar
-        };
+        let kernel = kernel.or_scalar();
         let nb = k / QK;
         let mut a = QActs {
             m,
@@ -390,9 +510,9 @@ impl QActs {
         for ((xb, qb), ((d, s), isum)) in blocks {
             let (df, sum) = match kernel {
                 #[cfg(target_arch = "x86_64")]
-                Kernel::Avx2 | Kernel::AvxVnni => {
-                    // SAFETY: the CPU has AVX2/FMA/F16C (checked above); both
-                    // slices hold 32 values.
+                Kernel::Avx2 | Kernel::AvxVnni | Kernel::Avx512 => {
+                    // SAFETY: the CPU has AVX2/FMA/F16C (every SIMD level
+                    // needs them, checked above); both slices hold 32 values.
                     unsafe { x86::quantize_block(xb, qb) }
                 }
                 _ => scalar::quantize_block(xb, qb),
@@ -400,6 +520,58 @@ impl QActs {
             *d = half::f16::from_f32(df).to_f32();
             *s = half::f16::from_f32(df * sum as f32).to_f32();
             *isum = sum;
+        }
+        a
+    }
+}
+
+/// Activations quantized as ggml's Q8_K: per super-block of 256 values,
+/// `x ~= d * q` with `d = -max / 127` for the value of largest magnitude
+/// (f32), plus the sums of each 16 and each 32 quants.
+#[derive(Debug, Clone, Default)]
+pub struct QActsK {
+    pub m: usize,
+    /// Super-blocks per row.
+    pub nb: usize,
+    /// `m * nb * 256` quants.
+    pub qs: Vec<i8>,
+    /// Per super-block scale.
+    pub d: Vec<f32>,
+    /// Per super-block, the sums of its 16 groups of 16 quants.
+    pub bsums: Vec<i16>,
+    /// Per super-block, the sums of its 8 groups of 32 quants.
+    pub sums32: Vec<i16>,
+}
+
+impl QActsK {
+    /// Quantize `m` rows of `k` values (`k` a multiple of 256).
+    pub fn quantize(x: &[f32], m: usize, k: usize) -> Self {
+        let nb = k / QK_K;
+        let mut a = QActsK {
+            m,
+            nb,
+            qs: vec![0; m * k],
+            d: vec![0.0; m * nb],
+            bsums: vec![0; m * nb * 16],
+            sums32: vec![0; m * nb * 8],
+        };
+        let blocks = x
+            .chunks_exact(QK_K)
+            .zip(a.qs.chunks_exact_mut(QK_K))
+            .zip(a.d.iter_mut())
+            .zip(
+                a.bsums
+                    .chunks_exact_mut(16)
+                    .zip(a.sums32.chunks_exact_mut(8)),
+            );
+        for (((xb, qb), d), (bsums, sums32)) in blocks {
+            *d = scalar::quantize_block_k(xb, qb);
+            for (j, s) in bsums.iter_mut().enumerate() {
+                *s = qb[16 * j..16 * j + 16].iter().map(|&q| q as i16).sum();
+            }
+            for (j, s) in sums32.iter_mut().enumerate() {
+                *s = bsums[2 * j] + bsums[2 * j + 1];
+            }
         }
         a
     }
