@@ -1,5 +1,7 @@
 //! Exit codes: 0 success; 1 internal error; 2 bad input; 3 a governance
-//! check said no; 4 a governance check failed closed.
+//! check said no; 4 a governance check failed closed; 5 the target is below
+//! what must be kept (`Error::OverBudget`: nothing written, the message
+//! names what is too big).
 
 use std::process::ExitCode;
 

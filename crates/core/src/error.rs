@@ -1,6 +1,7 @@
 //! Typed errors, in one module every other one may use. `InputError` is the
 //! user's fault (exit code 2); `GovernanceError` is a governance check that
-//! failed closed (exit code 4); everything else is ours (exit code 1).
+//! failed closed (exit code 4); `Error::OverBudget` is a target below what
+//! must be kept (exit code 5); everything else is ours (exit code 1).
 
 use std::path::PathBuf;
 
@@ -91,6 +92,14 @@ pub enum Error {
     Summarizer { name: String, message: String },
     #[error("precedence check failed: {count} must-persist item(s) missing from the compacted request: {missing}")]
     PrecedenceViolation { count: usize, missing: String },
+    /// What must be kept is over the target: no request is returned, since
+    /// it would trigger compaction again at once.
+    #[error("the target of {target} tokens is below what must be kept ({must_keep} tokens: {parts}); nothing was written. Raise --target-tokens (or the policy's compaction.trigger_tokens) to at least {must_keep}, or pin fewer fields")]
+    OverBudget {
+        target: usize,
+        must_keep: usize,
+        parts: String,
+    },
     #[error("personal data would be written to {file}: a withheld value survived redaction")]
     PersonalDataLeak { file: String },
     #[error("compacted request is not a valid {format} request: {message}")]
@@ -115,11 +124,13 @@ pub enum Error {
 
 impl Error {
     /// Exit code for the CLI: 2 for bad input, 4 for a governance check
-    /// that failed closed, 1 for everything else.
+    /// that failed closed, 5 for a target below what must be kept, 1 for
+    /// everything else.
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Input(_) => 2,
             Error::Governance(_) => 4,
+            Error::OverBudget { .. } => 5,
             _ => 1,
         }
     }

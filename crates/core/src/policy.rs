@@ -22,6 +22,8 @@ pub struct RetentionPolicy {
     pub personal_data: PersonalDataRules,
     #[serde(default)]
     pub may_persist: MayPersist,
+    #[serde(default)]
+    pub retention: RetentionRules,
     /// Hash of the policy file as given (empty for the built-in default).
     #[serde(skip)]
     pub sha256: String,
@@ -48,6 +50,16 @@ pub struct CompactionRules {
     pub stub_threshold_chars: usize,
     /// Hard cap on summary words.
     pub summary_words: usize,
+    /// Most tokens the kept tail may take beyond its last turn, which is
+    /// always kept whole [default: an eighth of the trigger].
+    pub tail_tokens: Option<usize>,
+}
+
+impl CompactionRules {
+    /// The tail's token bound.
+    pub fn tail_budget(&self) -> usize {
+        self.tail_tokens.unwrap_or(self.trigger_tokens / 8)
+    }
 }
 
 impl Default for CompactionRules {
@@ -58,6 +70,7 @@ impl Default for CompactionRules {
             tail_rounds: 1,
             stub_threshold_chars: 300,
             summary_words: 150,
+            tail_tokens: None,
         }
     }
 }
@@ -70,6 +83,32 @@ pub struct EvidenceRules {
     /// view: never pinned.
     #[serde(default)]
     pub pins: BTreeMap<String, Vec<String>>,
+}
+
+/// Retention without a hand-written policy: which signals decide what is
+/// kept. Every one is on by default; turning one off measures what it adds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RetentionRules {
+    /// Read the results of tools the policy does not name by their shape.
+    pub infer_evidence: bool,
+    /// Carry what the user said verbatim, newest first within the budget.
+    pub user_statements: bool,
+    /// Leave out a user statement whose every key a later one sets again.
+    pub drop_superseded: bool,
+    /// Leave out content whose opening declares it off the mission.
+    pub drop_self_declared: bool,
+}
+
+impl Default for RetentionRules {
+    fn default() -> Self {
+        RetentionRules {
+            infer_evidence: true,
+            user_statements: true,
+            drop_superseded: true,
+            drop_self_declared: true,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -108,6 +147,7 @@ impl Default for RetentionPolicy {
             evidence: EvidenceRules::default(),
             personal_data: PersonalDataRules::default(),
             may_persist: MayPersist::default(),
+            retention: RetentionRules::default(),
             sha256: String::new(),
         }
     }
@@ -124,6 +164,9 @@ impl RetentionPolicy {
             file: source.clone(),
             message,
         };
+        if policy.compaction.trigger_tokens == 0 {
+            return Err(bad("compaction.trigger_tokens must be at least 1".into()));
+        }
         if policy.compaction.tail_rounds == 0 {
             return Err(bad("compaction.tail_rounds must be at least 1".into()));
         }
@@ -141,6 +184,11 @@ impl RetentionPolicy {
         }
         policy.sha256 = crate::digest::sha256_hex(text.as_bytes());
         Ok(policy)
+    }
+
+    /// A tool the policy lists with no fields: a bulk view, never pinned.
+    pub fn is_bulk_view(&self, tool: &str) -> bool {
+        self.evidence.pins.get(tool).is_some_and(Vec::is_empty)
     }
 
     /// Pinned fields for a tool; `None` when the tool is not pinned.

@@ -1,6 +1,10 @@
 //! Personal data is never persisted: every value under a personal-data key,
-//! every pattern match (emails, phones, Luhn-valid cards, IBANs) and every
-//! collected value found again in free text becomes a stable placeholder.
+//! the name in a person-shaped object (a name beside an email, phone, role,
+//! title or address), the name under a signature, every pattern match
+//! (emails, phones, Luhn-valid cards, IBANs) and every collected value found
+//! again in free text (a name's first and last word included) becomes a
+//! stable placeholder. This holds with no policy; a policy adds keys and
+//! patterns.
 //!
 //! Placeholders are stable within a run: the same value always gets the same
 //! `<withheld:KIND:N>`. Values already withheld upstream are left alone.
@@ -56,9 +60,98 @@ const BUILTIN_PATTERNS: &[(&str, &str)] = &[
     ("ssn", r"\b\d{3}-\d{2}-\d{4}\b"),
 ];
 
+/// Keys that hold a name; personal in a person-shaped object.
+const NAME_KEYS: &[&str] = &[
+    "name",
+    "full_name",
+    "fullname",
+    "display_name",
+    "displayname",
+    "contact_name",
+    "person_name",
+    "customer_name",
+    "employee_name",
+    "holder_name",
+    "account_holder",
+    "contact",
+    "person",
+];
+
+/// Keys that make an object with a name person-shaped (the name must also
+/// look like one: capitalised words, no digits, so a server `web-1` beside
+/// its `address` stays).
+const PERSON_KEYS: &[&str] = &[
+    "email",
+    "email_address",
+    "emailaddress",
+    "mail",
+    "phone",
+    "phone_number",
+    "phonenumber",
+    "mobile",
+    "cell",
+    "telephone",
+    "role",
+    "address",
+    "street",
+    "home_address",
+    "postal_address",
+    "date_of_birth",
+    "dob",
+    "birth_date",
+];
+
 /// Shortest collected value replaced in free text; shorter ones would
 /// corrupt ordinary words.
 const MIN_FREE_TEXT_LEN: usize = 3;
+
+fn sign_off_re() -> &'static Regex {
+    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)^(?:--\s*|(?:(?:best|kind|warm|many)\s+)?(?:regards|wishes|thanks)|thank\s+you|cheers|sincerely|yours(?:\s+(?:truly|sincerely))?|best|br|rgds|cordially|respectfully)[,.!]?$")
+            .expect("static regex")
+    })
+}
+
+/// A signature's name line: one to four capitalised words.
+fn name_line_re() -> &'static Regex {
+    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"^\p{Lu}[\p{L}'.-]+(?:\s+\p{Lu}[\p{L}'.-]*){0,3}$").expect("static regex")
+    })
+}
+
+/// A sign-off and a name on one line (`Thanks, Dana`).
+fn inline_sign_off_re() -> &'static Regex {
+    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?:^|\n)\s*(?i:(?:(?:best|kind|warm|many)\s+)?(?:regards|wishes|thanks)|thank\s+you|cheers|sincerely|best|yours(?:\s+(?:truly|sincerely))?)[,!]\s+(\p{Lu}[\p{L}'.-]+(?:\s+\p{Lu}[\p{L}'.-]*){0,3})\s*(?:$|\n)")
+            .expect("static regex")
+    })
+}
+
+/// Names under a sign-off (`Thanks,` then `Dana Whitfield`, or `Thanks,
+/// Dana` on one line), in order.
+pub fn signature_names(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if !sign_off_re().is_match(line) {
+            continue;
+        }
+        if let Some(next) = lines[i + 1..].iter().find(|l| !l.is_empty()) {
+            if name_line_re().is_match(next) && next.chars().count() <= 60 {
+                out.push(next.to_string());
+            }
+        }
+    }
+    for c in inline_sign_off_re().captures_iter(text) {
+        if let Some(name) = c.get(1) {
+            out.push(name.as_str().to_string());
+        }
+    }
+    out
+}
 
 /// One redaction, as the audit records it. Never holds the value itself.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -154,6 +247,10 @@ impl Redactor {
             for p in &m.parts {
                 for v in structured_values(&p.part) {
                     self.collect(&v, false);
+                    self.collect_signatures(&v);
+                }
+                if let Part::Text(s) | Part::SystemText(s) = &p.part {
+                    self.collect_signatures_in(s);
                 }
             }
         }
@@ -187,9 +284,69 @@ impl Redactor {
         (out, log)
     }
 
+    /// A person-shaped object's name: withheld, and its first and last
+    /// words too, wherever they appear again.
+    fn collect_person(&mut self, map: &serde_json::Map<String, Value>) {
+        let person = map
+            .keys()
+            .any(|k| PERSON_KEYS.contains(&k.to_lowercase().as_str()));
+        if !person {
+            return;
+        }
+        for (k, v) in map {
+            if !NAME_KEYS.contains(&k.to_lowercase().as_str()) {
+                continue;
+            }
+            if let Some(name) = v.as_str().filter(|n| name_line_re().is_match(n.trim())) {
+                self.name(name, "name");
+            }
+        }
+    }
+
+    /// Withhold a name and its capitalised words of 3+ letters.
+    fn name(&mut self, name: &str, kind: &str) {
+        let name = name.trim();
+        if is_withheld(name) || name.chars().count() < MIN_FREE_TEXT_LEN {
+            return;
+        }
+        let placeholder = self.placeholder(name, kind);
+        let words: Vec<&str> = name.split_whitespace().collect();
+        if words.len() < 2 {
+            return;
+        }
+        for w in [words[0], words[words.len() - 1]] {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+            let capitalised = w.chars().next().is_some_and(char::is_uppercase);
+            if capitalised && w.chars().count() >= MIN_FREE_TEXT_LEN && !self.known.contains_key(w)
+            {
+                self.known
+                    .insert(w.to_string(), (placeholder.clone(), kind.to_string()));
+                self.propagate.push(w.to_string());
+                self.known_regex = None;
+            }
+        }
+    }
+
+    fn collect_signatures_in(&mut self, text: &str) {
+        for name in signature_names(text) {
+            self.name(&name, "signature");
+        }
+    }
+
+    /// Names under sign-offs anywhere in `v`'s strings.
+    fn collect_signatures(&mut self, v: &Value) {
+        match v {
+            Value::String(s) => self.collect_signatures_in(s),
+            Value::Array(items) => items.iter().for_each(|i| self.collect_signatures(i)),
+            Value::Object(map) => map.values().for_each(|i| self.collect_signatures(i)),
+            _ => {}
+        }
+    }
+
     fn collect(&mut self, v: &Value, under_field: bool) {
         match v {
             Value::Object(map) => {
+                self.collect_person(map);
                 for (k, child) in map {
                     let field = under_field || self.is_field(k);
                     if field && !child.is_object() && !child.is_array() {

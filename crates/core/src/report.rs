@@ -16,6 +16,9 @@ pub struct Tokens {
     pub kernel: usize,
     pub pinned: usize,
     pub summary: usize,
+    /// What the user stated, carried verbatim (the mission included when
+    /// there is no kernel).
+    pub user: usize,
     pub tail: usize,
     /// Framing lines and the may-persist list of the continuity block.
     pub framing: usize,
@@ -78,6 +81,37 @@ pub struct SummarizerReport {
     pub model: Option<SummarizerMetrics>,
 }
 
+/// The budget as the report shows it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct BudgetReport {
+    /// The compacted request must not exceed this many tokens (the
+    /// policy's trigger, or `--target-tokens`).
+    pub target: usize,
+    /// What had to be kept whatever it cost.
+    pub must_keep: usize,
+    /// Flexible items (user statements, evidence nothing later mentions)
+    /// kept and left out for lack of room, and the tokens kept.
+    pub flexible_kept: usize,
+    pub flexible_dropped: usize,
+    pub flexible_tokens: usize,
+    /// Room left after the flexible items, for earlier calls and the summary.
+    pub remaining: usize,
+}
+
+/// Where the mission of a compaction came from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct MissionReport {
+    /// `kernel`: a kernel file, rendered into the instructions; `session`:
+    /// no kernel, so the input's instructions and its first user message
+    /// are the mission, carried verbatim.
+    pub source: String,
+    /// The input's instruction blocks, kept unchanged.
+    pub instructions: usize,
+    /// The first user message carried verbatim as the mission (`m0.p0`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_user_message: Option<String>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Counts {
     pub messages_before: usize,
@@ -89,6 +123,20 @@ pub struct Counts {
     pub stubs: usize,
     pub redactions: usize,
     pub may_persist_listed: usize,
+    /// Pins found by shape (no policy for the tool), of `pins`.
+    pub pins_inferred: usize,
+    /// Records of bulk listings nothing later mentions: not pinned.
+    pub pins_bulk: usize,
+    /// Pins left out for lack of room.
+    pub pins_over_budget: usize,
+    /// User statements carried verbatim (the mission included).
+    pub statements_carried: usize,
+    /// Left out: every key set again later; off the mission by their own
+    /// account; no room; the brief the kernel stands in for.
+    pub statements_superseded: usize,
+    pub statements_self_declared: usize,
+    pub statements_over_budget: usize,
+    pub statements_kernel: usize,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -114,6 +162,8 @@ pub struct Report {
     pub counts: Counts,
     /// Must-persist items checked after the rebuild (governed only).
     pub precedence: Vec<PrecedenceItem>,
+    pub budget: BudgetReport,
+    pub mission: MissionReport,
     /// Policy pin and freshness of this rebuild.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub governance: Option<crate::governance::pin::GovernanceReport>,

@@ -42,8 +42,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let now = chrono::Utc::now();
-    let kernel = io::load_kernel(&args.common.kernel, now)?;
-    let policy = io::load_policy(args.common.policy.as_deref())?;
+    let (kernel, policy) = super::load_rules(&args.common, now)?;
     let tokens = super::load_tokenizer(args.common.tokenizer.as_deref())?;
     let setup = Setup {
         kernel: &kernel,

@@ -30,12 +30,18 @@ use continuity_models::TokenCounter;
 /// The arguments `compact` and `plan` share.
 #[derive(clap::Args)]
 pub struct Common {
-    /// Mission Kernel (TOML)
+    /// Mission Kernel (TOML); without it the session's instructions and
+    /// first user message are the mission, carried verbatim
     #[arg(long, value_name = "K.toml")]
-    pub kernel: PathBuf,
+    pub kernel: Option<PathBuf>,
     /// Retention policy (TOML); built-in defaults when absent
     #[arg(long, value_name = "P.toml")]
     pub policy: Option<PathBuf>,
+    /// Target (and trigger) in tokens: the compacted request stays at or
+    /// under it, or the run fails with exit code 5 [default: the policy's
+    /// compaction.trigger_tokens]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub target_tokens: Option<u64>,
     /// Summarizer: none | extractive | smollm2-135m | qwen2.5-0.5b | gemma3-270m | NAME:PATH.gguf (on-device models are experimental)
     #[arg(long, default_value = "extractive")]
     pub summarizer: String,
@@ -95,14 +101,32 @@ pub fn load(
     now: chrono::DateTime<chrono::Utc>,
 ) -> anyhow::Result<Loaded> {
     let (transcript, source) = io::read_transcript(input)?;
+    let (kernel, policy) = load_rules(common, now)?;
     Ok(Loaded {
         transcript,
         source,
-        kernel: io::load_kernel(&common.kernel, now)?,
-        policy: io::load_policy(common.policy.as_deref())?,
+        kernel,
+        policy,
         summarizer: continuity_models::by_name(&common.summarizer)?,
         tokens: load_tokenizer(common.tokenizer.as_deref())?,
     })
+}
+
+/// `--kernel` (else the session's own mission) and `--policy` (else the
+/// defaults), with `--target-tokens` over the policy's trigger.
+pub fn load_rules(
+    common: &Common,
+    now: chrono::DateTime<chrono::Utc>,
+) -> anyhow::Result<(MissionKernel, RetentionPolicy)> {
+    let kernel = match &common.kernel {
+        Some(path) => io::load_kernel(path, now)?,
+        None => MissionKernel::session(now)?,
+    };
+    let mut policy = io::load_policy(common.policy.as_deref())?;
+    if let Some(n) = common.target_tokens {
+        policy.compaction.trigger_tokens = usize::try_from(n)?;
+    }
+    Ok((kernel, policy))
 }
 
 /// Print a value as pretty JSON on stdout.

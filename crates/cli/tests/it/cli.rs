@@ -369,3 +369,33 @@ fn bench_with_a_bad_archive_names_it_and_writes_nothing() {
     assert!(String::from_utf8_lossy(&err.get_output().stderr).contains("malformed.json"));
     assert!(!csv.exists());
 }
+
+#[test]
+fn compact_needs_no_flags_but_out_and_a_low_target_exits_5_writing_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let input = example("session.json");
+    bin()
+        .args(["compact", &input, "-q", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["mission"]["source"], "session");
+    let after = report["tokens"]["after"].as_u64().unwrap();
+    assert!(after <= report["trigger"]["threshold"].as_u64().unwrap());
+    let low = dir.path().join("low");
+    let o = bin()
+        .args(["compact", &input, "--target-tokens", "50", "--out"])
+        .arg(&low)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(5));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("below what must be kept") && err.contains("largest"),
+        "{err}"
+    );
+    assert!(!low.exists(), "nothing written");
+}

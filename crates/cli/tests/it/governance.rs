@@ -257,7 +257,16 @@ fn cli_compact_writes_the_pin_continues_the_sequence_and_refuses_an_edited_pin()
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
     assert!(report["governance"]["policy_freshness_s"].is_number());
-    assert_eq!(report["governance"]["directives_rejected"], 2);
+    // The summary's copy of the injected directive is rejected; the ticket's
+    // free-text attachment is not a record field, so it is never pinned.
+    assert!(
+        report["governance"]["directives_rejected"]
+            .as_u64()
+            .unwrap()
+            >= 1
+    );
+    let request = std::fs::read_to_string(out.join("request.json")).unwrap();
+    assert!(!request.contains("restriction was lifted"), "{request}");
     // The injected directive never reaches the compacted request's summary.
     let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
     assert!(!summary.contains("restriction was lifted"), "{summary}");

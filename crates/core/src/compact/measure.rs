@@ -6,7 +6,7 @@ use crate::kernel::MissionKernel;
 use crate::policy::CompactionRules;
 use crate::report::{Floor, Tokens, TriggerCheck};
 use crate::tokens::TokenCount;
-use crate::transcript::{compact_json, Part, Transcript};
+use crate::transcript::{compact_json, Transcript};
 
 use super::rebuild::Rebuilt;
 use super::select::new_tool_results;
@@ -87,14 +87,20 @@ pub fn measure(
         ),
         None => (0, 0, 0, count(&rebuilt.head_text)?),
     };
-    let mut tail = 0;
-    for (_, p) in rebuilt.request.parts() {
-        if matches!(&p.part, Part::Text(s) if *s == rebuilt.head_text) {
+    let (mut tail, mut user) = (0, 0);
+    for (at, p) in rebuilt.request.parts() {
+        let head_message = at.message == 0;
+        if head_message && at.part == 0 {
             continue;
         }
-        tail += count(&p.part.visible_text())?;
+        let n = count(&p.part.visible_text())?;
+        if head_message && at.part <= rebuilt.statements {
+            user += n;
+        } else {
+            tail += n;
+        }
     }
-    let after = fixed_overhead + framing + pinned + may_persist + summary + tail;
+    let after = fixed_overhead + framing + pinned + may_persist + summary + user + tail;
     let remains = after - fixed_overhead;
     let required = fixed_overhead + 2 * remains;
     let new_tool_results = new_tool_results(input);
@@ -106,6 +112,7 @@ pub fn measure(
             kernel: kernel_tokens,
             pinned,
             summary,
+            user,
             tail,
             framing,
             may_persist,

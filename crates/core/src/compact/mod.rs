@@ -1,13 +1,16 @@
 //! The compaction pipeline, one stage per module, each a function over
-//! typed data: [`select`] (the head and the tail) → [`pins`] (the pin plan)
-//! → [`narrative`] (the summarizer's input) → [`summary`] → [`rebuild`] →
-//! [`validate`] → [`measure`] and [`trail`] (the audit). No I/O here: the
-//! clock, the caps and the budgets come in with the inputs.
+//! typed data: [`retain`] runs [`select`] (the head and the token-bounded
+//! tail), [`pins`] (the pin plan) and [`budget`] (what fits the target)
+//! together → [`narrative`] (the summarizer's input) → [`summary`] →
+//! [`rebuild`] → [`validate`] → [`measure`] and [`trail`] (the audit). No
+//! I/O here: the clock, the caps and the budget come in with the inputs.
 
+pub mod budget;
 pub mod measure;
 pub mod narrative;
 pub mod pins;
 pub mod rebuild;
+pub mod retain;
 pub mod select;
 pub mod summary;
 pub mod trail;
@@ -16,7 +19,7 @@ pub mod validate;
 use chrono::{DateTime, Utc};
 
 use crate::audit::AuditRecord;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::governance::pin::{seal_for_release, PinContext, PolicyPin};
 use crate::governance::GovernanceError;
 use crate::kernel::MissionKernel;
@@ -128,6 +131,8 @@ pub fn compact(
 
 /// [`compact`] for a given run: the rebuild's policy pin carries `ctx`'s run
 /// id and sequence and is verified at `ctx.now` before anything is returned.
+/// The request fits the policy's trigger (the target), or the run fails with
+/// [`crate::error::Error::OverBudget`] naming what must be kept.
 pub fn compact_pinned(
     inputs: &Inputs<'_>,
     ctx: &PinContext,
@@ -138,15 +143,29 @@ pub fn compact_pinned(
     let tokens = &CachedCount::new(tokens);
     // Redact first: everything downstream sees placeholders only.
     let (t, redactions) = redactor.redact_transcript(inputs.transcript);
-    let built = build(inputs, &t, summarizer, tokens, redactor)?;
+    let target = inputs.policy.compaction.trigger_tokens;
+    let mut built = build(inputs, &t, target, summarizer, tokens, redactor)?;
+    let after = built.measured.tokens.after;
+    if after > target {
+        // The estimate fell short (a tokenizer that merges across line
+        // breaks): once more with the overshoot taken off the target.
+        let narrower = target.saturating_sub(after - target);
+        built = build(inputs, &t, narrower, summarizer, tokens, redactor)?;
+        let after = built.measured.tokens.after;
+        if after > target {
+            return Err(Error::OverBudget {
+                target,
+                must_keep: after,
+                parts: built.retained.must.describe(),
+            });
+        }
+    }
     finish(inputs, ctx, &t, built, redactions, tokens)
 }
 
-/// One rebuild, validated and measured.
+/// One rebuild at `target` tokens, validated and measured.
 struct Built {
-    selection: select::Selection,
-    plan: pins::PinPlan,
-    earlier: pins::EarlierCalls,
+    retained: retain::Retained,
     input: narrative::SummarizerInput,
     summary: summary::WrittenSummary,
     rebuilt: rebuild::Rebuilt,
@@ -154,10 +173,10 @@ struct Built {
     measured: measure::Measured,
 }
 
-/// The pipeline's stages over the redacted transcript `t`.
 fn build(
     inputs: &Inputs<'_>,
     t: &Transcript,
+    target: usize,
     summarizer: &mut dyn Summarizer,
     tokens: &dyn TokenCount,
     redactor: &mut Redactor,
@@ -168,44 +187,42 @@ fn build(
         strategy,
         ..
     } = *inputs;
-    let rules = &policy.compaction;
-    let (kernel_on, pins_on) = (strategy.kernel_in_instructions(), strategy.pins_evidence());
-    let rendered_kernel = kernel_on.then_some(kernel);
-    let evidence = pins::Evidence::of(t, policy);
-    let selection = select::select(
-        t,
-        rules.tail_rounds,
-        rules.stub_threshold_chars,
-        &evidence.pinned_calls(pins_on),
-    );
-    let plan = pins::plan(evidence, &selection, kernel.constraints(), pins_on);
-    let budget = if pins_on {
-        policy.may_persist.budget
-    } else {
-        0
+    let kernel_on = strategy.kernel_in_instructions() && kernel.is_file();
+    let pins_on = strategy.pins_evidence();
+    let rendered = kernel_on.then_some(kernel);
+    let r = retain::retain(inputs, t, target, tokens)?;
+    let unpinned = retain::unpinned_evidence(&r);
+    let narrower = narrative::Narrower {
+        excluded: retain::excluded_from_summary(&r),
+        unpinned: &unpinned,
     };
-    let earlier = pins::earlier_calls(selection.head(t), policy, budget);
-    let input = narrative::summarizer_input(selection.head(t), &plan.pins, pins_on);
+    let input = narrative::summarizer_input(r.selection.head(t), &r.plan.pins, pins_on, &narrower);
+    let retained = retain::retained_text(&r, t, rendered);
+    let limits = summary::Limits {
+        word_cap: policy.compaction.summary_words,
+        max_tokens: r.summary_room,
+        retained: &retained,
+    };
     let screen = kernel_on.then(|| kernel.constraints());
-    let summary = summary::write(summarizer, &input, rules.summary_words, redactor, screen)?;
+    let summary = summary::write(summarizer, &input, &limits, redactor, screen, tokens)?;
+    let statements = r.carried_texts();
     let rebuilt = rebuild::rebuild(
         t,
-        &selection,
+        &r.selection,
         &rebuild::HeadParts {
-            kernel: rendered_kernel,
-            pins: &plan.pins,
-            earlier_calls: &earlier.lines(),
+            kernel: rendered,
+            pins: &r.plan.pins,
+            earlier_calls: &r.earlier.lines(),
             summary: &summary.text,
+            statements: &statements,
             block: kernel_on || pins_on,
         },
     );
-    let must_persist = validate::must_persist(rendered_kernel, &plan.pins);
+    let must_persist = validate::must_persist(rendered, &r.plan.pins, &r.carried_must_persist());
     let precedence = validate::validate(&rebuilt.request, &must_persist)?;
-    let measured = measure::measure(t, &rebuilt, rendered_kernel, rules, tokens)?;
+    let measured = measure::measure(t, &rebuilt, rendered, &policy.compaction, tokens)?;
     Ok(Built {
-        selection,
-        plan,
-        earlier,
+        retained: r,
         input,
         summary,
         rebuilt,
@@ -224,9 +241,7 @@ fn finish(
     tokens: &dyn TokenCount,
 ) -> Result<Compaction> {
     let Built {
-        selection,
-        plan,
-        earlier,
+        retained: r,
         input,
         summary,
         rebuilt,
@@ -239,9 +254,7 @@ fn finish(
         kernel: inputs.kernel,
         kernel_tokens: measured.tokens.kernel,
         policy: inputs.policy,
-        selection: &selection,
-        pins: &plan,
-        earlier: &earlier,
+        retained: &r,
         redactions: &redactions,
         summary: &summary,
         summary_tokens: measured.tokens.summary,
@@ -258,10 +271,12 @@ fn finish(
         counts,
     );
     report.precedence = precedence;
+    report.budget = r.allocation.report.clone();
+    report.mission = mission_of(inputs.kernel, t, &r);
     // Release gate: pin the policy and verify it before anything leaves.
     let (pin, mut governance) =
         seal_for_release(inputs.kernel, ctx).map_err(GovernanceError::from)?;
-    governance.directives_rejected = plan.rejected.len() + summary.rejected.len();
+    governance.directives_rejected = r.plan.rejected.len() + summary.rejected.len();
     report.governance = Some(governance);
     let mut all_redactions = redactions;
     all_redactions.extend(summary.redactions);
@@ -273,6 +288,33 @@ fn finish(
         redactions: all_redactions,
         pin,
     })
+}
+
+/// Where the mission came from: the kernel, or the session itself (its
+/// instructions and the first user message, carried verbatim).
+fn mission_of(
+    kernel: &MissionKernel,
+    t: &Transcript,
+    r: &retain::Retained,
+) -> report::MissionReport {
+    let first_user_message = r
+        .statements
+        .iter()
+        .enumerate()
+        .find(|(i, s)| {
+            s.status == crate::evidence::stated::StatementStatus::Mission && r.carried.contains(i)
+        })
+        .map(|(_, s)| s.part.to_string());
+    report::MissionReport {
+        source: if kernel.is_file() {
+            "kernel"
+        } else {
+            "session"
+        }
+        .to_string(),
+        instructions: t.instructions.len(),
+        first_user_message,
+    }
 }
 
 /// The summarizer's part of the report: its input sizes beside the full
@@ -329,6 +371,8 @@ fn report_of(
         summarizer,
         counts,
         precedence: Vec::new(),
+        budget: Default::default(),
+        mission: Default::default(),
         governance: None,
     }
 }

@@ -1,6 +1,7 @@
 //! The summarizer's input. Summary-only gets everything older than the
-//! tail; governed gets the narrower job: what was said and asked, and one
-//! line per tool call, since the pins carry the evidence.
+//! tail; governed gets the narrower job: what was said and asked that is not
+//! carried verbatim, one line per tool call, and the evidence that was not
+//! pinned, since the pins and the carried statements are in the request.
 
 use std::collections::{HashMap, HashSet};
 
@@ -19,16 +20,60 @@ pub struct SummarizerInput {
     pub full: Vec<NarrativeItem>,
 }
 
+/// Characters of unpinned evidence the governed input takes, newest first:
+/// a small model's prompt is the compaction's largest cost.
+pub const UNPINNED_CHARS: usize = 1200;
+
+/// What the governed job leaves out or adds beyond the head itself.
+#[derive(Debug, Clone, Default)]
+pub struct Narrower<'a> {
+    /// User texts carried verbatim, superseded, or off the mission: not
+    /// summarized.
+    pub excluded: HashSet<PartRef>,
+    /// Evidence that was not pinned, `(part, text)`, in transcript order.
+    pub unpinned: &'a [(PartRef, String)],
+}
+
 /// The input for a strategy that pins evidence (`pins_on`: the governed
 /// job) or does not (the summary-only job).
-pub fn summarizer_input(head: &[Message], pins: &[Pin], pins_on: bool) -> SummarizerInput {
+pub fn summarizer_input(
+    head: &[Message],
+    pins: &[Pin],
+    pins_on: bool,
+    narrower: &Narrower<'_>,
+) -> SummarizerInput {
     let full = full_narrative(head);
     let (job, items) = if pins_on {
-        (SummaryJob::Governed, governed_narrative(head, pins))
+        let mut items: Vec<NarrativeItem> = governed_narrative(head, pins)
+            .into_iter()
+            .filter(|i| !(i.kind == NarrativeKind::UserText && narrower.excluded.contains(&i.item)))
+            .collect();
+        items.extend(unpinned_items(narrower.unpinned));
+        items.sort_by_key(|i| i.item);
+        (SummaryJob::Governed, items)
     } else {
         (SummaryJob::SummaryOnly, full.clone())
     };
     SummarizerInput { job, items, full }
+}
+
+/// The newest unpinned evidence within [`UNPINNED_CHARS`].
+fn unpinned_items(unpinned: &[(PartRef, String)]) -> Vec<NarrativeItem> {
+    let mut out = Vec::new();
+    let mut used = 0;
+    for (at, text) in unpinned.iter().rev() {
+        let n = text.chars().count();
+        if used + n > UNPINNED_CHARS {
+            continue;
+        }
+        used += n;
+        out.push(NarrativeItem {
+            item: *at,
+            kind: NarrativeKind::ToolResult,
+            text: text.clone(),
+        });
+    }
+    out
 }
 
 /// The summary written at an earlier compaction, if `text` is the head that
@@ -179,6 +224,15 @@ mod tests {
             record_id: "INV-7".into(),
             line: "- invoice_id=INV-7 status=paid".into(),
             source: crate::evidence::PinSource::Returned(PartRef::new(2, 0)),
+            key: crate::evidence::RecordKey::Field {
+                field: "invoice_id".into(),
+                value: "INV-7".into(),
+            },
+            group: "get_invoice".into(),
+            fields: vec![],
+            present: vec![],
+            kind: crate::evidence::PinKind::Policy,
+            relied_on: false,
         }
     }
 
@@ -222,6 +276,26 @@ mod tests {
         // The orphan result keeps its own item; folded results have none.
         assert_eq!(items[4].item, PartRef::new(2, 2));
         assert_eq!(items[1].item, PartRef::new(1, 0));
+    }
+
+    #[test]
+    fn the_governed_input_leaves_out_carried_user_text_and_adds_unpinned_evidence() {
+        let unpinned = vec![(
+            PartRef::new(2, 1),
+            "get_refund: reason: duplicate".to_string(),
+        )];
+        let narrower = Narrower {
+            excluded: [PartRef::new(0, 0)].into(),
+            unpinned: &unpinned,
+        };
+        let input = summarizer_input(&head(), &[pin("toolu_01AbC")], true, &narrower);
+        let texts: Vec<&str> = input.items.iter().map(|i| i.text.as_str()).collect();
+        assert!(!texts.contains(&"Check INV-7."), "{texts:?}");
+        assert!(
+            texts.contains(&"get_refund: reason: duplicate"),
+            "{texts:?}"
+        );
+        assert_eq!(input.full.len(), 7, "the full history is unchanged");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The pin plan: which records are pinned verbatim in the continuity block,
-//! which a later return supersedes, which the tail already holds whole, and
-//! which earlier calls are listed without their results.
+//! which a later return supersedes, which the tail already holds whole,
+//! which a bulk listing leaves out, which the budget leaves out, and which
+//! earlier calls are listed without their results.
 
 use std::collections::HashSet;
 
@@ -8,27 +9,29 @@ use crate::evidence::{self, Pin};
 use crate::governance::memory::{directive_conflict, RejectedDirective};
 use crate::kernel::constraint::Constraint;
 use crate::policy::RetentionPolicy;
-use crate::transcript::{compact_json, Message, Part, Transcript};
+use crate::transcript::{compact_json, Message, Part, PartRef, Transcript};
 
 use super::select::Selection;
 
-/// The evidence a transcript holds: fresh returns (the latest per record)
-/// and the records they superseded, and the pins an earlier compaction
-/// carried.
+/// The evidence a transcript holds: the latest pin of each record (carried
+/// ones first), the pins they superseded, bulk-listing records nothing later
+/// mentions, and prose left out of inferred records.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Evidence {
-    pub fresh: Vec<Pin>,
+    pub live: Vec<Pin>,
     pub superseded: Vec<Pin>,
-    pub carried: Vec<Pin>,
+    pub bulk: Vec<Pin>,
+    pub prose: Vec<(PartRef, String)>,
 }
 
 impl Evidence {
     pub fn of(t: &Transcript, policy: &RetentionPolicy) -> Self {
-        let (fresh, superseded) = evidence::extract_pins(t, policy);
+        let e = evidence::extract_pins(t, policy);
         Evidence {
-            fresh,
-            superseded,
-            carried: evidence::carried_pins(t),
+            live: e.live,
+            superseded: e.superseded,
+            bulk: e.bulk,
+            prose: e.prose,
         }
     }
 
@@ -37,7 +40,11 @@ impl Evidence {
         if !pins_on {
             return HashSet::new();
         }
-        self.fresh.iter().map(|p| p.call_id.clone()).collect()
+        self.live
+            .iter()
+            .filter(|p| !p.source.is_carried())
+            .map(|p| p.call_id.clone())
+            .collect()
     }
 }
 
@@ -52,14 +59,33 @@ pub struct PinPlan {
     pub superseded: Vec<Pin>,
     /// Fresh records whose result stays whole in the tail.
     pub in_tail: Vec<Pin>,
+    /// Records of bulk listings that no later turn mentions.
+    pub bulk: Vec<Pin>,
+    /// Left out for lack of room (nothing later mentions them).
+    pub over_budget: Vec<Pin>,
     /// Pinned lines withheld because they carry a directive that conflicts
     /// with the kernel (an injected "the restriction was lifted").
     pub rejected: Vec<RejectedDirective>,
 }
 
-/// Fresh returns win over carried pins of the same record; records whose
-/// result stays whole in the tail need no pin; carried pins in the tail are
-/// the tail's own. Nothing is pinned unless `pins_on`.
+impl PinPlan {
+    /// Keep only the pins `keep` accepts (by index); the rest were left out
+    /// for lack of room.
+    pub fn keep_only(&mut self, keep: impl Fn(usize) -> bool) {
+        let pins = std::mem::take(&mut self.pins);
+        for (i, p) in pins.into_iter().enumerate() {
+            if keep(i) {
+                self.pins.push(p);
+            } else {
+                self.over_budget.push(p);
+            }
+        }
+        self.carried_live = self.pins.iter().filter(|p| p.source.is_carried()).count();
+    }
+}
+
+/// Records whose result stays whole in the tail need no pin; carried pins
+/// in the tail are the tail's own. Nothing is pinned unless `pins_on`.
 pub fn plan(
     evidence: Evidence,
     selection: &Selection,
@@ -67,27 +93,24 @@ pub fn plan(
     pins_on: bool,
 ) -> PinPlan {
     let Evidence {
-        fresh,
-        mut superseded,
-        carried,
+        live,
+        superseded,
+        bulk,
+        ..
     } = evidence;
-    let fresh_ids: HashSet<&str> = fresh.iter().map(|p| p.record_id.as_str()).collect();
-    let (carried_live, carried_superseded): (Vec<Pin>, Vec<Pin>) = carried
+    let (in_tail, candidates): (Vec<Pin>, Vec<Pin>) = live
         .into_iter()
-        .filter(|c| !selection.in_tail(c.source.part()))
-        .partition(|c| !fresh_ids.contains(c.record_id.as_str()));
-    let (in_tail, fresh_pinned): (Vec<Pin>, Vec<Pin>) = fresh
-        .into_iter()
-        .partition(|p| selection.kept_whole(p.source.part()));
-    superseded.extend(carried_superseded);
+        .filter(|p| !(p.source.is_carried() && selection.in_tail(p.source.part())))
+        .partition(|p| !p.source.is_carried() && selection.kept_whole(p.source.part()));
     let mut plan = PinPlan {
         superseded,
         in_tail,
+        bulk,
         ..PinPlan::default()
     };
     if pins_on {
-        plan.carried_live = carried_live.len();
-        plan.pins = carried_live.into_iter().chain(fresh_pinned).collect();
+        plan.carried_live = candidates.iter().filter(|p| p.source.is_carried()).count();
+        plan.pins = candidates;
     }
     let mut rejected = Vec::new();
     plan.pins
@@ -122,8 +145,9 @@ impl ListedCall {
     }
 }
 
-/// Earlier calls to tools the policy does not pin (bulk views, unlisted
-/// tools) that returned something, and the calls that failed.
+/// Earlier calls whose results left nothing pinned (bulk views, results
+/// without evidence, results left out for room) that returned something,
+/// and the calls that failed.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EarlierCalls {
     /// Newest first, within the budget.
@@ -142,8 +166,14 @@ impl EarlierCalls {
     }
 }
 
-/// The head's earlier calls, newest first, at most `budget` of them.
-pub fn earlier_calls(head: &[Message], policy: &RetentionPolicy, budget: usize) -> EarlierCalls {
+/// The head's earlier calls, newest first, at most `budget` of them: calls
+/// to tools the policy does not pin whose results left no pin in `pinned`.
+pub fn earlier_calls(
+    head: &[Message],
+    policy: &RetentionPolicy,
+    pinned: &HashSet<&str>,
+    budget: usize,
+) -> EarlierCalls {
     let failed: HashSet<String> = head
         .iter()
         .flat_map(|m| m.parts.iter())
@@ -165,7 +195,9 @@ pub fn earlier_calls(head: &[Message], policy: &RetentionPolicy, budget: usize) 
     let unpinned: Vec<ListedCall> = head
         .iter()
         .flat_map(|m| m.tool_calls())
-        .filter(|(id, name, _)| policy.pin_fields(name).is_none() && !failed.contains(*id))
+        .filter(|(id, name, _)| {
+            policy.pin_fields(name).is_none() && !failed.contains(*id) && !pinned.contains(*id)
+        })
         .map(|(id, name, args)| ListedCall {
             id: id.to_string(),
             tool: name.to_string(),

@@ -2,10 +2,11 @@
 //!
 //! Governed: the kernel goes into the instructions unchanged; a continuity
 //! block (pinned facts, earlier calls, the advisory summary) replaces the
-//! head; the tail follows. Summary-only: the summary replaces the head and
+//! head, followed by what the user stated, verbatim, each in its own text
+//! part; the tail follows. Summary-only: the summary replaces the head and
 //! the instructions are left as the input had them.
 
-use crate::evidence::{call_header, Pin};
+use crate::evidence::{group_header, Pin};
 use crate::kernel::{strip_rendered_kernels, MissionKernel};
 use crate::markers::{
     CONTINUITY_TAG, FACTS_HEADER, MAY_PERSIST_HEADER, SUMMARY_HEADER, SUMMARY_ONLY_HEADER,
@@ -21,6 +22,9 @@ pub struct Rebuilt {
     pub head_text: String,
     /// The continuity block, when the strategy keeps the kernel or pins.
     pub block: Option<ContinuityBlock>,
+    /// How many carried statements follow the head text (parts 1..=N of the
+    /// first message).
+    pub statements: usize,
 }
 
 /// What goes into the rebuilt head.
@@ -30,6 +34,8 @@ pub struct HeadParts<'a> {
     pub pins: &'a [Pin],
     pub earlier_calls: &'a [String],
     pub summary: &'a str,
+    /// What the user stated, carried verbatim, in conversation order.
+    pub statements: &'a [String],
     /// A continuity block (kernel or pins kept), else a summary-only head.
     pub block: bool,
 }
@@ -44,17 +50,20 @@ pub fn rebuild(t: &Transcript, selection: &Selection, head: &HeadParts<'_>) -> R
         Some(b) => b.text(),
         None => summary_only_head(head.summary),
     };
+    let mut head_parts = vec![head_text.clone()];
+    head_parts.extend(head.statements.iter().cloned());
     let request = assemble(
         t,
         selection.tail_start,
         &selection.stubs,
         instructions(&t.instructions, head.kernel),
-        head_text.clone(),
+        head_parts,
     );
     Rebuilt {
         request,
         head_text,
         block,
+        statements: head.statements.len(),
     }
 }
 
@@ -105,9 +114,9 @@ pub fn continuity_block(
         String::new()
     } else {
         let mut lines = vec![FACTS_HEADER.to_string()];
-        for (call, tool, group) in group_by_call(pins) {
-            lines.push(call_header(call, tool));
-            lines.extend(group.iter().map(|p| p.line.clone()));
+        for (group, members) in group_pins(pins) {
+            lines.push(group_header(group));
+            lines.extend(members.iter().map(|p| p.line.clone()));
         }
         lines.join("\n")
     };
@@ -129,13 +138,18 @@ pub fn continuity_block(
     }
 }
 
-/// Pins grouped under the call that returned them, in first-seen order.
-pub fn group_by_call(pins: &[Pin]) -> Vec<(&str, &str, Vec<&Pin>)> {
-    let mut groups: Vec<(&str, &str, Vec<&Pin>)> = Vec::new();
+/// Pins grouped under their header (the tool, or the tool and its
+/// arguments), in first-seen order.
+pub fn group_pins(pins: &[Pin]) -> Vec<(&str, Vec<&Pin>)> {
+    let mut index: std::collections::HashMap<&str, usize> = Default::default();
+    let mut groups: Vec<(&str, Vec<&Pin>)> = Vec::new();
     for p in pins {
-        match groups.iter_mut().find(|(call, _, _)| *call == p.call_id) {
-            Some((_, _, g)) => g.push(p),
-            None => groups.push((&p.call_id, &p.tool, vec![p])),
+        match index.get(p.group.as_str()) {
+            Some(&i) => groups[i].1.push(p),
+            None => {
+                index.insert(&p.group, groups.len());
+                groups.push((&p.group, vec![p]));
+            }
         }
     }
     groups
@@ -163,14 +177,15 @@ pub fn instructions(input: &[String], kernel: Option<&MissionKernel>) -> Vec<Str
     out
 }
 
-/// The compacted transcript: new instructions, one head text, then the tail
-/// with its stubs applied.
+/// The compacted transcript: new instructions, the head texts (the
+/// continuity block, then the carried statements), then the tail with its
+/// stubs applied.
 pub fn assemble(
     input: &Transcript,
     tail_start: usize,
     stubs: &[Stub],
     instructions: Vec<String>,
-    head_text: String,
+    head_parts: Vec<String>,
 ) -> Transcript {
     let mut tail: Vec<Message> = input.messages[tail_start..].to_vec();
     for s in stubs {
@@ -185,16 +200,22 @@ pub fn assemble(
         }
     }
     let mut messages = Vec::with_capacity(tail.len() + 1);
+    let single = head_parts.len() == 1;
+    let parts: Vec<PartRec> = head_parts
+        .into_iter()
+        .map(|s| PartRec::new(Part::Text(s)))
+        .collect();
     match tail.first_mut() {
-        // The tail opens on the user side: the head text joins that message so
-        // roles still alternate.
+        // The tail opens on the user side: the head texts join that message
+        // so roles still alternate.
         Some(first) if first.role == Role::User => {
-            first.parts.insert(0, PartRec::new(Part::Text(head_text)));
+            first.parts.splice(0..0, parts);
             first.string_content = false;
         }
         _ => {
-            let mut head = Message::new(Role::User, vec![Part::Text(head_text)]);
-            head.string_content = true;
+            let mut head = Message::new(Role::User, Vec::new());
+            head.parts = parts;
+            head.string_content = single;
             messages.push(head);
         }
     }

@@ -1,9 +1,13 @@
 //! Select: split the conversation into the head (compacted) and the tail
-//! (the latest rounds, kept), and stub the tail's large tool results.
+//! (the newest whole turns within a token bound, kept), and stub the
+//! tail's large tool results.
 
 use std::collections::HashSet;
 
+use crate::error::Result;
+use crate::evidence::relevance::self_declared_irrelevant;
 use crate::markers::is_compacted_head;
+use crate::tokens::TokenCount;
 use crate::transcript::{value_text, Message, Part, PartRef, Role, Transcript};
 
 /// A tail tool result replaced by a stub.
@@ -44,26 +48,99 @@ impl Selection {
     }
 }
 
-/// The split for `tail_rounds` kept rounds, stubbing tail results longer
-/// than `stub_threshold_chars`. `pinned_calls` are calls whose fields are
-/// pinned, so their stubs say where the content went.
-pub fn select(
-    t: &Transcript,
-    tail_rounds: usize,
-    stub_threshold_chars: usize,
-    pinned_calls: &HashSet<String>,
-) -> Selection {
-    let tail_start = tail_start(t, tail_rounds);
-    Selection {
-        tail_start,
-        stubs: stub_tail(t, tail_start, stub_threshold_chars, pinned_calls),
-    }
+/// What bounds the tail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TailRules {
+    /// At most this many rounds of tool calls (their openers) back.
+    pub rounds: usize,
+    /// At most this many tokens beyond the last whole turn.
+    pub tokens: usize,
+    pub stub_threshold_chars: usize,
+    /// Stop at a user turn whose opening declares it off the mission.
+    pub stop_at_self_declared: bool,
 }
 
-/// Index of the first tail message. The tail starts at the assistant message
-/// that opened the `rounds`-th latest round of tool calls; with no rounds it
-/// is the last message.
-pub fn tail_start(t: &Transcript, rounds: usize) -> usize {
+/// The split: the tail keeps the newest whole turns that fit `rules.tokens`
+/// (the last one always), never separates a call from its result, never
+/// reaches past the opener of the `rules.rounds`-th latest round of tool
+/// calls, and stops at a user turn that declares itself off the mission.
+/// Tail results longer than the stub threshold become stubs; `pinned_calls`
+/// are calls whose fields are pinned, so their stubs say where the content
+/// went.
+pub fn select(
+    t: &Transcript,
+    rules: &TailRules,
+    pinned_calls: &HashSet<String>,
+    tokens: &dyn TokenCount,
+) -> Result<Selection> {
+    let splits = split_points(t);
+    let last = t.messages.len().saturating_sub(1);
+    let Some(&minimal) = splits.iter().rev().find(|&&s| s <= last) else {
+        return Ok(Selection {
+            tail_start: t.messages.len(),
+            stubs: Vec::new(),
+        });
+    };
+    let limit = round_limit(t, rules.rounds);
+    let mut start = minimal;
+    let mut used = 0;
+    let mut stopped = false;
+    for &s in splits
+        .iter()
+        .rev()
+        .filter(|&&s| s < minimal && s >= limit.max(1))
+    {
+        let cost = span_tokens(t, s, start, rules.stub_threshold_chars, tokens)?;
+        if used + cost > rules.tokens {
+            break;
+        }
+        if rules.stop_at_self_declared && declares_off_mission(&t.messages[s..start]) {
+            stopped = true;
+            break;
+        }
+        used += cost;
+        start = s;
+    }
+    if stopped {
+        // Begin at a user turn where one is kept, not at the reply to the
+        // content that was left out.
+        if let Some(&s) = splits
+            .iter()
+            .find(|&&s| s >= start && s <= minimal && t.messages[s].role == Role::User)
+        {
+            start = s;
+        }
+    }
+    Ok(Selection {
+        tail_start: start,
+        stubs: stub_tail(t, start, rules.stub_threshold_chars, pinned_calls),
+    })
+}
+
+/// Message indices where the conversation may split: every call before the
+/// index is answered before it.
+pub fn split_points(t: &Transcript) -> Vec<usize> {
+    let mut open: HashSet<&str> = HashSet::new();
+    let mut out = Vec::new();
+    for (i, m) in t.messages.iter().enumerate() {
+        if open.is_empty() && i > 0 {
+            out.push(i);
+        }
+        for p in &m.parts {
+            if let Some(id) = p.part.answers() {
+                open.remove(id);
+            }
+        }
+        for (id, _, _) in m.tool_calls() {
+            open.insert(id);
+        }
+    }
+    out
+}
+
+/// The opener of the `rounds`-th latest round of tool calls (0 without
+/// that many rounds).
+fn round_limit(t: &Transcript, rounds: usize) -> usize {
     let openers: Vec<usize> = t
         .messages
         .iter()
@@ -74,7 +151,55 @@ pub fn tail_start(t: &Transcript, rounds: usize) -> usize {
     if rounds > 0 && openers.len() >= rounds {
         openers[openers.len() - rounds]
     } else {
-        t.messages.len().saturating_sub(1)
+        0
+    }
+}
+
+fn declares_off_mission(messages: &[Message]) -> bool {
+    messages.iter().filter(|m| m.role == Role::User).any(|m| {
+        m.parts
+            .iter()
+            .any(|p| matches!(&p.part, Part::Text(s) if self_declared_irrelevant(s).is_some()))
+    })
+}
+
+/// Tokens of messages `from..to` as the tail would keep them (long results
+/// as their stubs).
+fn span_tokens(
+    t: &Transcript,
+    from: usize,
+    to: usize,
+    threshold_chars: usize,
+    tokens: &dyn TokenCount,
+) -> Result<usize> {
+    let mut n = 0;
+    for m in &t.messages[from..to] {
+        for p in &m.parts {
+            n += match &p.part {
+                Part::ToolResult { name, content, .. }
+                    if value_text(content).chars().count() > threshold_chars =>
+                {
+                    tokens.count(&stub_text(name, value_text(content).chars().count(), false))?
+                }
+                other => tokens.count(&other.visible_text())?,
+            };
+        }
+    }
+    Ok(n)
+}
+
+fn stub_text(tool: &str, chars: usize, pinned: bool) -> String {
+    let where_now = if pinned { "; fields pinned above" } else { "" };
+    format!("[stub: {chars} chars of {tool} output; original in the compaction audit{where_now}]")
+}
+
+/// Index of the first tail message for `rounds` kept rounds, regardless of
+/// tokens: the assistant message that opened the `rounds`-th latest round
+/// of tool calls; with no rounds it is the last message.
+pub fn tail_start(t: &Transcript, rounds: usize) -> usize {
+    match round_limit(t, rounds) {
+        0 => t.messages.len().saturating_sub(1),
+        i => i,
     }
 }
 
@@ -102,18 +227,11 @@ pub fn stub_tail(
         }
         // The call id stays on the result itself; the stub says where the
         // content went.
-        let where_now = if pinned_calls.contains(id) {
-            "; fields pinned above"
-        } else {
-            ""
-        };
         stubs.push(Stub {
             part: at,
             call_id: id.clone(),
             tool: name.clone(),
-            stub: format!(
-                "[stub: {chars} chars of {name} output; original in the compaction audit{where_now}]"
-            ),
+            stub: stub_text(name, chars, pinned_calls.contains(id)),
             original,
         });
     }
@@ -178,12 +296,32 @@ mod tests {
         }
     }
 
+    /// One token per whitespace-separated word.
+    struct Words;
+    impl TokenCount for Words {
+        fn count(&self, text: &str) -> Result<usize> {
+            Ok(text.split_whitespace().count())
+        }
+        fn name(&self) -> &str {
+            "words"
+        }
+    }
+
+    fn rules(rounds: usize, tokens: usize) -> TailRules {
+        TailRules {
+            rounds,
+            tokens,
+            stub_threshold_chars: 10,
+            stop_at_self_declared: true,
+        }
+    }
+
     #[test]
     fn the_tail_opens_at_the_latest_rounds_and_stubs_only_long_results() {
         let long = "x".repeat(40);
         let t = transcript(&[("c1", "short"), ("c2", &long), ("c3", "ok")]);
         let pinned: HashSet<String> = ["c2".to_string()].into();
-        let s = select(&t, 2, 10, &pinned);
+        let s = select(&t, &rules(2, 1000), &pinned, &Words).unwrap();
         assert_eq!(s.tail_start, 3);
         assert_eq!(s.head(&t).len(), 3);
         assert_eq!(s.stubs.len(), 1);
@@ -194,6 +332,54 @@ mod tests {
         );
         assert!(!s.kept_whole(PartRef::new(4, 0)) && s.kept_whole(PartRef::new(6, 0)));
         assert!(!s.kept_whole(PartRef::new(2, 0)), "a head part is not kept");
+    }
+
+    #[test]
+    fn the_tail_is_bounded_in_tokens_but_keeps_its_last_turn_whole() {
+        let t = transcript(&[("c1", "a b c"), ("c2", "d e f"), ("c3", "g h i")]);
+        // Each round costs 5 words (call `get {}` 2, result 3).
+        assert_eq!(
+            select(&t, &rules(9, 5), &HashSet::new(), &Words)
+                .unwrap()
+                .tail_start,
+            3
+        );
+        assert_eq!(
+            select(&t, &rules(9, 4), &HashSet::new(), &Words)
+                .unwrap()
+                .tail_start,
+            5
+        );
+        assert_eq!(
+            select(&t, &rules(9, 0), &HashSet::new(), &Words)
+                .unwrap()
+                .tail_start,
+            5
+        );
+        assert_eq!(split_points(&t), vec![1, 3, 5]);
+    }
+
+    #[test]
+    fn the_tail_stops_at_a_turn_that_declares_itself_off_the_mission() {
+        let mut t = transcript(&[]);
+        for text in [
+            "Archived notes, unrelated to the work: a=1",
+            "Resume the work now.",
+        ] {
+            t.messages
+                .push(Message::new(Role::Assistant, vec![Part::Text("ok".into())]));
+            t.messages
+                .push(Message::new(Role::User, vec![Part::Text(text.into())]));
+        }
+        t.messages.push(Message::new(
+            Role::Assistant,
+            vec![Part::Text("Ready.".into())],
+        ));
+        let s = select(&t, &rules(1, 100), &HashSet::new(), &Words).unwrap();
+        assert_eq!(
+            s.tail_start, 4,
+            "the reply to the archived notes stays in the head"
+        );
     }
 
     #[test]

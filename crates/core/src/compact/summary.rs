@@ -1,14 +1,16 @@
 //! Summarize: run the summarizer on its input, withhold personal data from
 //! what it wrote, screen out sentences that conflict with the kernel, and
-//! cap it at the word limit.
+//! cap it at the word limit and at the tokens the budget leaves.
 
 use std::time::Instant;
 
 use crate::error::Result;
 use crate::governance::memory::{screen_text, RejectedDirective};
 use crate::kernel::constraint::Constraint;
+use crate::markers::SUMMARY_HEADER;
 use crate::redact::{Redaction, Redactor};
 use crate::summarize::{cap_words, Summarizer, SummarizerMetrics, SummaryRequest};
+use crate::tokens::TokenCount;
 
 use super::narrative::SummarizerInput;
 
@@ -28,25 +30,41 @@ pub struct WrittenSummary {
     pub rejected: Vec<RejectedDirective>,
 }
 
+/// What bounds a summary.
+pub struct Limits<'a> {
+    /// The policy's hard cap on words.
+    pub word_cap: usize,
+    /// Tokens the budget leaves for the summary section (its header
+    /// included).
+    pub max_tokens: usize,
+    /// Text the request carries verbatim anyway (a summary need not repeat
+    /// its values).
+    pub retained: &'a str,
+}
+
 /// Write the summary. With `screen` (the kernel is in force), sentences
 /// that conflict with its constraints are withheld and audited, never shown
-/// to the agent as memory. An empty input gets an empty summary without
-/// calling the summarizer.
+/// to the agent as memory. An empty input, or no room, gets an empty
+/// summary without calling the summarizer.
 pub fn write(
     summarizer: &mut dyn Summarizer,
     input: &SummarizerInput,
-    word_cap: usize,
+    limits: &Limits<'_>,
     redactor: &mut Redactor,
     screen: Option<&[Constraint]>,
+    tokens: &dyn TokenCount,
 ) -> Result<WrittenSummary> {
     let started = Instant::now();
-    let output = if input.items.is_empty() {
+    let word_cap = limits.word_cap;
+    let header = tokens.count(SUMMARY_HEADER)? + 1;
+    let output = if input.items.is_empty() || limits.max_tokens <= header {
         None
     } else {
         Some(summarizer.summarize(&SummaryRequest {
             job: input.job,
             items: &input.items,
             word_cap,
+            retained: limits.retained,
         })?)
     };
     let latency_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
@@ -59,7 +77,10 @@ pub fn write(
         Some(constraints) => screen_text(constraints, &redacted, "summary"),
         None => (redacted, Vec::new()),
     };
-    let (text, capped) = cap_words(&kept, word_cap);
+    let (text, mut capped) = cap_words(&kept, word_cap);
+    let fitted = fit_tokens(&text, limits.max_tokens, tokens)?;
+    capped |= fitted.len() < text.len();
+    let text = fitted;
     Ok(WrittenSummary {
         summarizer: summarizer.name().to_string(),
         words: text.split_whitespace().count(),
@@ -71,4 +92,24 @@ pub fn write(
         redactions,
         rejected,
     })
+}
+
+/// The longest word prefix of `text` whose summary section (header, newline,
+/// text) fits `max_tokens`; empty when not even one word does.
+pub fn fit_tokens(text: &str, max_tokens: usize, tokens: &dyn TokenCount) -> Result<String> {
+    let section = |t: &str| tokens.count(&format!("{SUMMARY_HEADER}\n{t}"));
+    if text.is_empty() || section(text)? <= max_tokens {
+        return Ok(text.to_string());
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let (mut lo, mut hi) = (0, words.len());
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if section(&words[..mid].join(" "))? <= max_tokens {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    Ok(words[..lo].join(" "))
 }

@@ -3,10 +3,12 @@
 //! what was kept, pinned, summarized, stubbed, redacted or dropped, by
 //! which rule, and its tokens before and after.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::audit::{AuditRecord, Decision};
 use crate::error::Result;
+use crate::evidence::stated::StatementStatus;
+use crate::evidence::{Pin, PinKind};
 use crate::governance::memory::RejectedDirective;
 use crate::kernel::MissionKernel;
 use crate::policy::RetentionPolicy;
@@ -16,8 +18,9 @@ use crate::tokens::TokenCount;
 use crate::transcript::{Part, PartRec, PartRef, Transcript};
 
 use super::measure::fixed_segments;
-use super::pins::{EarlierCalls, PinPlan};
-use super::select::{Selection, Stub};
+use super::pins::PinPlan;
+use super::retain::Retained;
+use super::select::Stub;
 use super::summary::WrittenSummary;
 use super::Strategy;
 
@@ -29,9 +32,9 @@ pub struct Stages<'a> {
     pub kernel: &'a MissionKernel,
     pub kernel_tokens: usize,
     pub policy: &'a RetentionPolicy,
-    pub selection: &'a Selection,
-    pub pins: &'a PinPlan,
-    pub earlier: &'a EarlierCalls,
+    /// What was kept: the selection, the pin plan, the statements, the
+    /// earlier calls.
+    pub retained: &'a Retained,
     /// Personal data withheld from the input.
     pub redactions: &'a [Redaction],
     pub summary: &'a WrittenSummary,
@@ -41,16 +44,34 @@ pub struct Stages<'a> {
 impl Stages<'_> {
     /// The report's counts of what each stage did.
     pub fn counts(&self, messages_after: usize) -> Counts {
+        let r = self.retained;
+        let plan = &r.plan;
+        let status =
+            |f: fn(&StatementStatus) -> bool| r.statements.iter().filter(|s| f(&s.status)).count();
         Counts {
             messages_before: self.input.messages.len(),
             messages_after,
-            pins: self.pins.pins.len(),
-            pins_carried: self.pins.carried_live,
-            pins_superseded: self.pins.superseded.len(),
-            pins_in_tail: self.pins.in_tail.len(),
-            stubs: self.selection.stubs.len(),
+            pins: plan.pins.len(),
+            pins_carried: plan.carried_live,
+            pins_superseded: plan.superseded.len(),
+            pins_in_tail: plan.in_tail.len(),
+            stubs: r.selection.stubs.len(),
             redactions: self.redactions.len() + self.summary.redactions.len(),
-            may_persist_listed: self.earlier.listed.len(),
+            may_persist_listed: r.earlier.listed.len(),
+            pins_inferred: plan
+                .pins
+                .iter()
+                .filter(|p| p.kind != PinKind::Policy)
+                .count(),
+            pins_bulk: plan.bulk.len(),
+            pins_over_budget: plan.over_budget.len(),
+            statements_carried: r.carried.len(),
+            statements_superseded: status(|s| matches!(s, StatementStatus::Superseded { .. })),
+            statements_self_declared: status(|s| matches!(s, StatementStatus::SelfDeclared { .. })),
+            statements_over_budget: (0..r.statements.len())
+                .filter(|&i| r.over_budget(i))
+                .count(),
+            statements_kernel: status(|s| *s == StatementStatus::CoveredByKernel),
         }
     }
 }
@@ -64,23 +85,34 @@ pub fn trail(s: &Stages<'_>, tokens: &dyn TokenCount) -> Result<Vec<AuditRecord>
         );
     }
     audit.push(kernel_record(s));
-    let pinned: HashSet<&str> = s.pins.pins.iter().map(|p| p.call_id.as_str()).collect();
+    let selection = &s.retained.selection;
+    let calls = CallFates::of(&s.retained.plan);
+    let statements: HashMap<PartRef, usize> = s
+        .retained
+        .statements
+        .iter()
+        .enumerate()
+        .map(|(i, st)| (st.part, i))
+        .collect();
     for (at, p) in s.input.parts() {
         let n = tokens.count(&p.part.visible_text())?;
-        audit.push(match s.selection.stub_of(at) {
+        audit.push(match selection.stub_of(at) {
             Some(stub) => stub_record(at, p, stub, s.policy, n, tokens)?,
-            None if s.selection.in_tail(at) => AuditRecord::new(
+            None if selection.in_tail(at) => AuditRecord::new(
                 at.to_string(),
                 p.part.kind(),
                 Decision::Kept,
-                "tail.latest_round",
+                "tail.latest_turns",
             )
             .tokens(n, n),
-            None => head_record(s, &pinned, at, p, n),
+            None => match statements.get(&at) {
+                Some(&i) => statement_record(s.retained, i, n),
+                None => head_record(s, &calls, at, p, n),
+            },
         });
     }
     if s.strategy.pins_evidence() {
-        audit.extend(pin_records(s.pins, tokens)?);
+        audit.extend(pin_records(&s.retained.plan, tokens)?);
     }
     for r in s.redactions.iter().chain(&s.summary.redactions) {
         audit.push(
@@ -88,7 +120,7 @@ pub fn trail(s: &Stages<'_>, tokens: &dyn TokenCount) -> Result<Vec<AuditRecord>
                 .detail(&r.placeholder),
         );
     }
-    for d in s.pins.rejected.iter().chain(&s.summary.rejected) {
+    for d in s.retained.plan.rejected.iter().chain(&s.summary.rejected) {
         audit.push(directive_record(d));
     }
     audit.push(summary_record(s.summary, s.summary_tokens));
@@ -137,11 +169,78 @@ fn stub_record(
     Ok(r)
 }
 
+/// What became of each call's evidence, for the audit of its result.
+struct CallFates<'a> {
+    pinned: HashMap<&'a str, &'a Pin>,
+    superseded: HashSet<&'a str>,
+    bulk: HashSet<&'a str>,
+    over_budget: HashSet<&'a str>,
+}
+
+impl<'a> CallFates<'a> {
+    fn of(plan: &'a PinPlan) -> Self {
+        let ids = |pins: &'a [Pin]| pins.iter().map(|p| p.call_id.as_str()).collect();
+        CallFates {
+            pinned: plan.pins.iter().map(|p| (p.call_id.as_str(), p)).collect(),
+            superseded: ids(&plan.superseded),
+            bulk: ids(&plan.bulk),
+            over_budget: ids(&plan.over_budget),
+        }
+    }
+}
+
+/// A user text of the head: carried verbatim, or why not.
+fn statement_record(r: &Retained, i: usize, n: usize) -> AuditRecord {
+    let s = &r.statements[i];
+    let item = s.part.to_string();
+    let (decision, rule, detail, after) = match &s.status {
+        StatementStatus::Mission => (
+            Decision::Kept,
+            "mission.session",
+            "no kernel: the first user message is the mission, carried verbatim".to_string(),
+            n,
+        ),
+        StatementStatus::Carried if r.carried.contains(&i) => (
+            Decision::Kept,
+            "user.statement",
+            "carried verbatim after the continuity block".to_string(),
+            n,
+        ),
+        StatementStatus::Carried => (
+            Decision::Summarized,
+            "budget.newest_first",
+            "no room left for it; newer statements were kept first".to_string(),
+            0,
+        ),
+        StatementStatus::Superseded { by } => (
+            Decision::Dropped,
+            "user.superseded",
+            format!("every key it sets is set again in {by}"),
+            0,
+        ),
+        StatementStatus::SelfDeclared { cue } => (
+            Decision::Dropped,
+            "relevance.self_declared",
+            format!("its opening declares it off the mission (`{cue}`)"),
+            0,
+        ),
+        StatementStatus::CoveredByKernel => (
+            Decision::Summarized,
+            "mission.kernel",
+            "the mission brief the kernel formalises".to_string(),
+            0,
+        ),
+    };
+    AuditRecord::new(item, "text", decision, rule)
+        .tokens(n, after)
+        .detail(detail)
+}
+
 /// A head part: summarized, or (when evidence is pinned) a tool result
 /// pinned or dropped, by the rule that decided it.
 fn head_record(
     s: &Stages<'_>,
-    pinned: &HashSet<&str>,
+    calls: &CallFates<'_>,
     at: PartRef,
     p: &PartRec,
     n: usize,
@@ -166,27 +265,27 @@ fn head_record(
         )
         .tokens(n, 0);
     };
-    if pinned.contains(id.as_str()) {
-        return AuditRecord::new(
-            item,
-            "tool_result",
-            Decision::Pinned,
-            format!("evidence.pins.{name}"),
-        )
-        .tokens(n, 0)
-        .tool(name, id)
-        .detail("record fields pinned verbatim; see the pin records");
+    if let Some(pin) = calls.pinned.get(id.as_str()) {
+        return AuditRecord::new(item, "tool_result", Decision::Pinned, pin.rule())
+            .tokens(n, 0)
+            .tool(name, id)
+            .detail("record fields pinned verbatim; see the pin records");
     }
+    let earlier = &s.retained.earlier;
     let rule = match s.policy.evidence.pins.get(name) {
         Some(fields) if fields.is_empty() => "evidence.bulk_view",
+        _ if calls.bulk.contains(id.as_str()) => "evidence.bulk_listing",
+        _ if calls.over_budget.contains(id.as_str()) => "budget.newest_first",
         Some(_) => "evidence.superseded_or_no_records",
+        None if calls.superseded.contains(id.as_str()) => "evidence.latest_wins",
+        None if s.policy.retention.infer_evidence => "evidence.no_values",
         None => "evidence.unpinned_tool",
     };
-    let detail = if s.earlier.is_listed(id) {
+    let detail = if earlier.is_listed(id) {
         "content dropped; the call is listed under earlier tool calls"
-    } else if s.earlier.failed.contains(id) {
+    } else if earlier.failed.contains(id) {
         "content dropped; the call returned an error"
-    } else if s.policy.pin_fields(name).is_some() {
+    } else if s.policy.pin_fields(name).is_some() || calls.superseded.contains(id.as_str()) {
         "content dropped; no record of it is pinned"
     } else {
         "content dropped; the call is beyond the may_persist budget"
@@ -201,11 +300,7 @@ fn head_record(
 fn pin_records(plan: &PinPlan, tokens: &dyn TokenCount) -> Result<Vec<AuditRecord>> {
     let mut out = Vec::new();
     for p in &plan.pins {
-        let rule = if p.source.is_carried() {
-            "evidence.carried_forward".to_string()
-        } else {
-            format!("evidence.pins.{}", p.tool)
-        };
+        let rule = p.rule();
         out.push(
             AuditRecord::new(
                 format!("pin:{}", p.record_id),
@@ -234,6 +329,32 @@ fn pin_records(plan: &PinPlan, tokens: &dyn TokenCount) -> Result<Vec<AuditRecor
                 p.source
             )),
         );
+    }
+    for (pins, rule, detail) in [
+        (
+            &plan.bulk,
+            "evidence.bulk_listing",
+            "a record of a bulk listing that no later turn mentions",
+        ),
+        (
+            &plan.over_budget,
+            "budget.newest_first",
+            "no later turn mentions it and there was no room left; newer evidence was kept first",
+        ),
+    ] {
+        for p in pins {
+            out.push(
+                AuditRecord::new(
+                    format!("pin:{}", p.record_id),
+                    "pinned_field",
+                    Decision::Dropped,
+                    rule,
+                )
+                .tool(&p.tool, &p.call_id)
+                .record(&p.record_id)
+                .detail(format!("from {}; {detail}", p.source)),
+            );
+        }
     }
     for p in &plan.in_tail {
         out.push(

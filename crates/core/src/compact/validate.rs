@@ -4,27 +4,33 @@
 
 use crate::audit::{precedence_check, PrecedenceItem};
 use crate::error::{Error, Result};
-use crate::evidence::{call_header, Pin};
+use crate::evidence::{group_header, Pin};
 use crate::formats;
 use crate::kernel::MissionKernel;
 use crate::transcript::Transcript;
 
-use super::rebuild::group_by_call;
+use super::rebuild::group_pins;
 
 /// The must-persist items of a rebuild: the kernel's prohibitions and
-/// conditions when it is rendered, and each pinned call header and line.
-pub fn must_persist(kernel: Option<&MissionKernel>, pins: &[Pin]) -> Vec<(String, String)> {
+/// conditions when it is rendered, each pinned group header and line, and
+/// each carried user statement (by its input part).
+pub fn must_persist(
+    kernel: Option<&MissionKernel>,
+    pins: &[Pin],
+    statements: &[(String, String)],
+) -> Vec<(String, String)> {
     let mut out = kernel
         .map(MissionKernel::must_persist_texts)
         .unwrap_or_default();
-    for (call, tool, group) in group_by_call(pins) {
-        out.push((format!("pin-call:{call}"), call_header(call, tool)));
+    for (group, members) in group_pins(pins) {
+        out.push((format!("pin-group:{group}"), group_header(group)));
         out.extend(
-            group
+            members
                 .iter()
                 .map(|p| (format!("pin:{}", p.record_id), p.line.clone())),
         );
     }
+    out.extend(statements.iter().cloned());
     out
 }
 

@@ -43,7 +43,29 @@ pub struct MissionKernel {
     pub document: toml::Table,
     /// When this revision was loaded (policy freshness is measured from it).
     pub loaded_at: DateTime<Utc>,
+    /// A kernel file, or the session's own mission (no `--kernel`).
+    pub origin: KernelOrigin,
 }
+
+/// Where the mission of a compaction comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KernelOrigin {
+    /// An operator's kernel file, rendered into the instructions.
+    #[default]
+    File,
+    /// No kernel: the input's instructions and its first user message are
+    /// the mission, carried verbatim. The kernel stands in for the policy
+    /// pin only (it has no constraints) and is never rendered.
+    Session,
+}
+
+/// The stand-in kernel of a compaction without `--kernel`.
+const SESSION_KERNEL: &str = r#"id = "session"
+version = "1"
+objective = "The session's own instructions and first user message, carried verbatim."
+permissions = []
+"#;
 
 /// First line of every rendered kernel; also how a rendered kernel is found
 /// again in instructions that already carry one.
@@ -122,7 +144,23 @@ impl MissionKernel {
             constraints,
             document,
             loaded_at: Utc::now(),
+            origin: KernelOrigin::File,
         })
+    }
+
+    /// The kernel of a compaction without one: no constraints, never
+    /// rendered; the session's instructions and first user message are the
+    /// mission.
+    pub fn session(now: DateTime<Utc>) -> Result<Self, InputError> {
+        let mut k = Self::parse_unchecked(SESSION_KERNEL, &Source("<session kernel>".into()))?;
+        k.loaded_at = now;
+        k.origin = KernelOrigin::Session;
+        Ok(k)
+    }
+
+    /// Whether this kernel is an operator's file (rendered when governed).
+    pub fn is_file(&self) -> bool {
+        self.origin == KernelOrigin::File
     }
 
     /// The pinned hash, if the file has one.
@@ -487,5 +525,18 @@ expires_at = "2027-06-30T00:00:00Z"
         assert!(r.contains("Never send an export outside the company domain."));
         let instructions = format!("Base prompt.\n\n{r}");
         assert_eq!(strip_rendered_kernels(&instructions), "Base prompt.");
+    }
+
+    #[test]
+    fn the_session_kernel_has_no_constraints_and_pins() {
+        let k = MissionKernel::session(now()).unwrap();
+        assert_eq!(k.origin, KernelOrigin::Session);
+        assert!(k.constraints().is_empty() && !k.is_file());
+        let pin = crate::governance::pin::PolicyPin::build(
+            &k,
+            &crate::governance::pin::PinContext::first(&k, "in.json", now()),
+        )
+        .unwrap();
+        assert_eq!(pin.kernel_id, "session");
     }
 }

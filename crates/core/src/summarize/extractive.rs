@@ -1,9 +1,14 @@
-//! Extractive baseline: a deterministic, budgeted pick of the assistant's own
-//! sentences (its text and the free-text notes in its tool calls), in the
-//! spirit of observation masking and extractive compression.
+//! Extractive baseline: a deterministic, budgeted pick of sentences that
+//! carry values, from any role (user and assistant text, the free-text notes
+//! in tool calls, unpinned evidence, an earlier summary), in the spirit of
+//! observation masking and extractive compression.
 //!
-//! Sentences are scored by what tends to carry findings (record ids, amounts,
-//! verdict words) and by recency, picked greedily under the word cap without
+//! A sentence is a candidate when it carries a value the request does not
+//! already carry verbatim (an id, number or path absent from the retained
+//! text), or, written by the assistant, a finding about a value (a value
+//! and a verdict word); a sentence whose words the retained text already
+//! holds is left out. Candidates are scored by those values, amounts,
+//! verdict words and recency, picked greedily under the word cap without
 //! near-duplicates, and emitted in their original order.
 
 use std::collections::HashSet;
@@ -14,12 +19,16 @@ use serde_json::Value;
 
 use super::{NarrativeKind, Summarizer, SummaryOutput, SummaryRequest};
 use crate::error::Error;
+use crate::evidence::values::literals;
 
 /// Free-text strings in tool-call arguments shorter than this many words are
 /// ids and options, not prose.
 const MIN_NOTE_WORDS: usize = 6;
 /// Word-set overlap above which a sentence counts as a repeat.
 const DUPLICATE_JACCARD: f64 = 0.6;
+/// Share of a sentence's words found in the retained text above which it
+/// says nothing the request does not already say.
+const RETAINED_SHARE: f64 = 0.7;
 
 #[derive(Debug, Default, Clone)]
 pub struct Extractive;
@@ -51,6 +60,42 @@ struct Candidate {
     score: f64,
 }
 
+/// A sentence and who wrote it.
+struct Sentence {
+    text: String,
+    by_assistant: bool,
+}
+
+/// What the request already carries verbatim: its literal values and words.
+struct Retained {
+    values: HashSet<String>,
+    words: HashSet<String>,
+}
+
+impl Retained {
+    fn of(text: &str) -> Self {
+        Retained {
+            values: literals(text).map(str::to_string).collect(),
+            words: word_set(text),
+        }
+    }
+
+    /// Literal values of `s` the request does not carry, and all of them.
+    fn novel_values(&self, s: &str) -> (usize, usize) {
+        let all: Vec<&str> = literals(s).collect();
+        let novel = all.iter().filter(|v| !self.values.contains(**v)).count();
+        (novel, all.len())
+    }
+
+    fn share_of_words(&self, s: &str) -> f64 {
+        let words = word_set(s);
+        if words.is_empty() || self.words.is_empty() {
+            return 0.0;
+        }
+        words.iter().filter(|w| self.words.contains(*w)).count() as f64 / words.len() as f64
+    }
+}
+
 impl Summarizer for Extractive {
     fn name(&self) -> &str {
         "extractive"
@@ -59,23 +104,44 @@ impl Summarizer for Extractive {
     fn summarize(&mut self, request: &SummaryRequest<'_>) -> Result<SummaryOutput, Error> {
         let mut sentences = Vec::new();
         for item in request.items {
-            match item.kind {
-                NarrativeKind::AssistantText | NarrativeKind::PriorSummary => {
-                    sentences.extend(split_sentences(&item.text))
-                }
-                NarrativeKind::ToolCall => {
-                    for note in prose_in_args(&item.text) {
-                        sentences.extend(split_sentences(&note));
-                    }
-                }
-                _ => {}
+            let by_assistant = matches!(
+                item.kind,
+                NarrativeKind::AssistantText
+                    | NarrativeKind::PriorSummary
+                    | NarrativeKind::ToolCall
+            );
+            let texts = match item.kind {
+                NarrativeKind::ToolCall => prose_in_args(&item.text),
+                _ => vec![item.text.clone()],
+            };
+            for t in texts {
+                sentences.extend(
+                    split_sentences(&t)
+                        .into_iter()
+                        .map(|text| Sentence { text, by_assistant }),
+                );
             }
         }
+        let retained = Retained::of(request.retained);
+        let candidates: Vec<String> = sentences
+            .into_iter()
+            .filter(|s| carries_something(s, &retained))
+            .map(|s| s.text)
+            .collect();
         Ok(SummaryOutput {
-            text: pick(&sentences, request.word_cap),
+            text: pick(&candidates, request.word_cap),
             metrics: None,
         })
     }
+}
+
+/// Whether a sentence says something the request does not: a value it does
+/// not carry, or, from the assistant, a finding about a value; and not
+/// mostly words the request already holds.
+fn carries_something(s: &Sentence, retained: &Retained) -> bool {
+    let (novel, all) = retained.novel_values(&s.text);
+    let finding = s.by_assistant && all > 0 && cue_re().is_match(&s.text);
+    (novel > 0 || finding) && retained.share_of_words(&s.text) <= RETAINED_SHARE
 }
 
 /// Prose strings inside a tool call rendered as `name {json args}`.
@@ -101,59 +167,14 @@ fn collect_prose(v: &Value, out: &mut Vec<String>) {
     }
 }
 
-const ABBREVIATIONS: &[&str] = &[
-    "e.g", "i.e", "vs", "etc", "mr", "mrs", "dr", "inc", "co", "no", "approx",
-];
-
-/// Split prose into sentences without breaking amounts, ids or abbreviations.
-pub fn split_sentences(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for block in text.split('\n') {
-        let chars: Vec<char> = block.chars().collect();
-        let mut start = 0;
-        let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i];
-            if matches!(c, '.' | '!' | '?') {
-                let next_ws = chars.get(i + 1).is_some_and(|n| n.is_whitespace());
-                let after = chars[i + 1..].iter().find(|n| !n.is_whitespace());
-                let starts_new = after.is_some_and(|n| {
-                    n.is_uppercase() || n.is_ascii_digit() || matches!(n, '(' | '"' | '\'' | '[')
-                });
-                let word_before: String = chars[start..i]
-                    .iter()
-                    .rev()
-                    .take_while(|ch| !ch.is_whitespace())
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .rev()
-                    .collect();
-                let abbreviation = c == '.'
-                    && ABBREVIATIONS.contains(&word_before.to_lowercase().trim_start_matches('('));
-                if next_ws && starts_new && !abbreviation {
-                    push_sentence(&mut out, &chars[start..=i]);
-                    start = i + 1;
-                }
-            }
-            i += 1;
-        }
-        if start < chars.len() {
-            push_sentence(&mut out, &chars[start..]);
-        }
-    }
-    out
-}
-
-fn push_sentence(out: &mut Vec<String>, chars: &[char]) {
-    let s: String = chars.iter().collect();
-    let s = s.trim().trim_start_matches(['-', '*', '•']).trim();
-    if s.split_whitespace().count() >= 3 {
-        out.push(s.to_string());
-    }
-}
+pub use crate::evidence::values::split_sentences;
 
 fn score(sentence: &str, order: usize, total: usize) -> f64 {
-    let ids = id_re().find_iter(sentence).count().min(3) as f64;
+    let ids = id_re()
+        .find_iter(sentence)
+        .count()
+        .max(literals(sentence).count())
+        .min(3) as f64;
     let amounts = amount_re().find_iter(sentence).count().min(3) as f64;
     let cues = cue_re().find_iter(sentence).count().min(4) as f64;
     let words = sentence.split_whitespace().count();
@@ -256,21 +277,31 @@ mod tests {
     }
 
     #[test]
-    fn picks_findings_under_the_cap_in_original_order() {
+    fn picks_new_values_and_findings_from_any_role_in_original_order() {
+        let at = crate::transcript::PartRef::new;
         let items = vec![
-            NarrativeItem { item: crate::transcript::PartRef::new(1, 0), kind: NarrativeKind::AssistantText, text: "Let me look at the account now please.".into() },
-            NarrativeItem { item: crate::transcript::PartRef::new(3, 0), kind: NarrativeKind::AssistantText, text: "TX-9002 was only an authorization and was never captured. The weather is nice today in the office.".into() },
-            NarrativeItem { item: crate::transcript::PartRef::new(5, 0), kind: NarrativeKind::ToolCall, text: r#"record_progress {"note":"Credit CR-778 of $19.60 is unapplied and the owner was not notified."}"#.into() },
-            NarrativeItem { item: crate::transcript::PartRef::new(0, 0), kind: NarrativeKind::UserText, text: "User text is never picked by this baseline at all.".into() },
+            NarrativeItem { item: at(0, 0), kind: NarrativeKind::UserText, text: "Account C-1042 is the one to check today.".into() },
+            NarrativeItem { item: at(1, 0), kind: NarrativeKind::AssistantText, text: "Let me look at the account now please.".into() },
+            NarrativeItem { item: at(3, 0), kind: NarrativeKind::AssistantText, text: "TX-9002 was only an authorization and was never captured. The weather is nice today in the office.".into() },
+            NarrativeItem { item: at(5, 0), kind: NarrativeKind::ToolCall, text: r#"record_progress {"note":"Credit CR-778 of $19.60 is unapplied and the owner was not notified."}"#.into() },
+            NarrativeItem { item: at(6, 0), kind: NarrativeKind::UserText, text: "The new port is 5413 and the region is eu-west-3.".into() },
         ];
         let req = SummaryRequest {
             job: SummaryJob::Governed,
             items: &items,
-            word_cap: 25,
+            word_cap: 40,
+            retained: "- payment_id=TX-9002 record_type=authorization\n- customer_id=C-1042",
         };
         let out = Extractive.summarize(&req).unwrap().text;
-        assert_eq!(out, "TX-9002 was only an authorization and was never captured. Credit CR-778 of $19.60 is unapplied and the owner was not notified.");
-        assert!(out.split_whitespace().count() <= 25);
+        assert_eq!(out, "TX-9002 was only an authorization and was never captured. Credit CR-778 of $19.60 is unapplied and the owner was not notified. The new port is 5413 and the region is eu-west-3.");
+        let capped = Extractive
+            .summarize(&SummaryRequest {
+                word_cap: 25,
+                ..req
+            })
+            .unwrap()
+            .text;
+        assert!(capped.split_whitespace().count() <= 25, "{capped}");
     }
 
     #[test]
@@ -285,6 +316,7 @@ mod tests {
             job: SummaryJob::SummaryOnly,
             items: &items,
             word_cap: 150,
+            retained: "",
         };
         let a = Extractive.summarize(&req).unwrap().text;
         let b = Extractive.summarize(&req).unwrap().text;

@@ -6,7 +6,7 @@
 
 mod extractive;
 
-pub use extractive::Extractive;
+pub use extractive::{split_sentences, Extractive};
 
 use serde::Serialize;
 
@@ -50,6 +50,9 @@ pub struct SummaryRequest<'a> {
     pub job: SummaryJob,
     pub items: &'a [NarrativeItem],
     pub word_cap: usize,
+    /// Text the compacted request carries verbatim anyway (pins, carried
+    /// statements, the kernel): a summary need not repeat its values.
+    pub retained: &'a str,
 }
 
 /// Measurements a model-backed summarizer reports for each compaction.

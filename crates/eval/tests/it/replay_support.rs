@@ -41,7 +41,7 @@ id = "RET-SYN-1"
 version = "1"
 
 [compaction]
-trigger_tokens = 700
+trigger_tokens = 1200
 min_new_tool_results = 3
 tail_rounds = 1
 stub_threshold_chars = 200
