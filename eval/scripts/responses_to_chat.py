@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Convert OpenAI Responses-format fixtures (the native-vs-text set) into
-OpenAI Chat Completions request bodies plus question files, for measuring
-retention until the core reads the Responses format itself.
+"""Split the native-vs-text fixtures (OpenAI Responses items) into one
+request body and one questions file per conversation, for `continuity
+retention`: as Responses requests (`--responses`, read natively) or converted
+to Chat Completions (to compare the two readers on the same conversations).
 
-Usage: responses_to_chat.py FIXTURES.json OUT_DIR
-Writes OUT_DIR/sessions/<id>.json (model, tools, messages = history + shared
-tail) and OUT_DIR/questions/<id>.json ({"id", "questions": [...]}, the shape
+Usage: responses_to_chat.py [--responses] FIXTURES.json OUT_DIR
+Writes OUT_DIR/sessions/<id>.json (model, tools, the history and shared tail)
+and OUT_DIR/questions/<id>.json ({"id", "questions": [...]}, the shape
 `continuity retention --questions` reads). Nothing else is changed: message
 text, call ids, arguments and outputs are copied as they are.
 """
@@ -49,22 +50,28 @@ def chat(items):
 
 
 def main():
-    if len(sys.argv) != 3:
+    argv = sys.argv[1:]
+    responses = "--responses" in argv
+    argv = [a for a in argv if a != "--responses"]
+    if len(argv) != 2:
         raise SystemExit(__doc__)
-    src, dst = sys.argv[1], sys.argv[2]
+    src, dst = argv
     os.makedirs(os.path.join(dst, "sessions"), exist_ok=True)
     os.makedirs(os.path.join(dst, "questions"), exist_ok=True)
     for f in json.load(open(src)):
         tools = [{"type": "function", "function": {
             "name": t["name"], "description": t.get("description", ""),
             "parameters": t.get("parameters", {"type": "object"})}} for t in f.get("tools", [])]
-        body = {"model": "gpt-5.6-sol", "tools": tools,
-                "messages": chat(f["history"] + f.get("sharedTail", []))}
+        items = f["history"] + f.get("sharedTail", [])
+        if responses:
+            body = {"model": "gpt-5.6-sol", "tools": f.get("tools", []), "input": items}
+        else:
+            body = {"model": "gpt-5.6-sol", "tools": tools, "messages": chat(items)}
         with open(os.path.join(dst, "sessions", f["id"] + ".json"), "w") as fh:
             json.dump(body, fh, indent=1)
         with open(os.path.join(dst, "questions", f["id"] + ".json"), "w") as fh:
             json.dump({"id": f["id"], "questions": f["questions"]}, fh, indent=1)
-        print(f["id"], len(body["messages"]), "messages,", len(f["questions"]), "questions")
+        print(f["id"], len(items), "items,", len(f["questions"]), "questions")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use continuity_core::error::{Error, InputError};
 use continuity_core::governance::GovernanceError;
+use continuity_eval::retention::RetentionError;
 
 /// A finished command whose outcome is a non-zero exit code, not an error
 /// message: 3 = a governance check said no.
@@ -44,6 +45,10 @@ pub fn code(result: anyhow::Result<()>) -> ExitCode {
         .map(Error::exit_code)
         .or_else(|| err.downcast_ref::<InputError>().map(|_| 2))
         .or_else(|| err.downcast_ref::<GovernanceError>().map(|_| 4))
+        .or_else(|| {
+            err.downcast_ref::<RetentionError>()
+                .map(RetentionError::exit_code)
+        })
         .unwrap_or(1);
     ExitCode::from(code as u8)
 }

@@ -51,6 +51,9 @@ enum Command {
     /// Time compactions: every summarizer over every archive; a table of
     /// medians per summarizer and a CSV row per compaction
     Bench(cmd::bench::Args),
+    /// Compact sessions at several targets: is each question's expected
+    /// answer still in the request, per category, with reduction and tokens after
+    Retention(cmd::retention::Args),
     /// Run an on-device model on one prompt (text or token ids) and report
     /// its timings; used by benches/llama_cpp_side_by_side.py
     Generate(cmd::generate::Args),
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
         Command::EvalTrain(args) => cmd::eval_train::run(args),
         Command::Replay(args) => cmd::replay::run(args),
         Command::Bench(args) => cmd::bench::run(args),
+        Command::Retention(args) => cmd::retention::run(args),
         Command::Generate(args) => cmd::generate::run(args),
         Command::Kernel(args) => cmd::kernel::run(args),
     };

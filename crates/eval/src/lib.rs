@@ -2,7 +2,8 @@
 //! ([`evaluate`]), replay of recorded sessions under every condition
 //! ([`replay`]), timed compactions ([`bench`]), the adversarial compaction
 //! suite ([`adversarial`]), the tracked-fact keyword checks ([`facts`]), the
-//! literal-state presence check ([`literal`]) and folder batches ([`batch`]).
+//! literal-state presence check ([`literal`]), folder batches ([`batch`])
+//! and the answer-presence curve over targets ([`retention`]).
 
 pub mod adversarial;
 pub mod batch;
@@ -11,3 +12,4 @@ pub mod evaluate;
 pub mod facts;
 pub mod literal;
 pub mod replay;
+pub mod retention;

@@ -171,6 +171,44 @@ pub fn run(
     )
 }
 
+/// [`run`] at the policy's target, or, when that target is below what must
+/// be kept, at the smallest target the run accepts: real coding sessions
+/// keep more tool evidence (whole file writes among it) than the default
+/// target holds.
+pub fn run_fitting(
+    t: &Transcript,
+    kernel: &MissionKernel,
+    policy: &RetentionPolicy,
+    strategy: Strategy,
+    summarizer: &str,
+) -> Compaction {
+    let mut policy = policy.clone();
+    for _ in 0..3 {
+        let mut redactor = Redactor::new(&policy.personal_data).expect("redactor");
+        let outcome = compact(
+            &Inputs {
+                transcript: t,
+                input_name: "test",
+                kernel,
+                policy: &policy,
+                strategy,
+            },
+            chrono::Utc::now(),
+            core_summarizer(summarizer).as_mut(),
+            &WordCount,
+            &mut redactor,
+        );
+        match outcome {
+            Ok(c) => return c,
+            Err(continuity_core::error::Error::OverBudget { must_keep, .. }) => {
+                policy.compaction.trigger_tokens = must_keep + must_keep / 20 + 16;
+            }
+            Err(e) => panic!("compaction failed: {e}"),
+        }
+    }
+    panic!("no target fits")
+}
+
 /// A path inside the repository, as a string (for command lines).
 pub fn repo_file(relative: &str) -> String {
     repo().join(relative).display().to_string()

@@ -16,6 +16,7 @@ pub mod memory;
 pub mod plan;
 pub mod preflight;
 pub mod replay;
+pub mod retention;
 pub mod session;
 
 use std::path::PathBuf;

@@ -2,6 +2,7 @@
 //! a library result into the lines a user reads.
 
 pub mod eval;
+pub mod retention;
 
 use continuity_core::compact::Compaction;
 use continuity_core::report::SummarizerReport;

@@ -13,6 +13,7 @@ mod replay;
 #[allow(dead_code)]
 #[path = "../../../eval/tests/it/replay_support.rs"]
 mod replay_support;
+mod retention;
 mod sessions;
 
 use continuity_models::TokenCounter;

@@ -15,10 +15,16 @@ const MAROT: &str =
 const CODEX: &str = "tests/fixtures/codex-rollout/AcidicSoil-codex-session-view__rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl";
 const RESPONSES: &str = "tests/fixtures/responses/pydantic-pydantic-ai__test_openai_responses_thinking_with_tool_calls.request-bodies.json";
 
+/// Real coding-agent transcripts keep more tool evidence (whole file writes
+/// among it) than the default 11k target holds: these tests compact at a
+/// target they fit, and the default's refusal has its own test.
+const TARGET: &str = "200000";
+
 fn compact(input: &str, out: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
     crate::bin()
         .args(["compact", input, "--kernel"])
         .arg(repo_file("examples/billing-dispute/kernel.toml"))
+        .args(["--target-tokens", TARGET])
         .args(["--summarizer", "extractive", "--out"])
         .arg(out)
         .args(extra)
@@ -63,6 +69,28 @@ fn a_transcript_at_the_agents_compaction_is_side_by_side_with_ours() {
     assert!(std::fs::read_to_string(out.join("side_by_side.md"))
         .unwrap()
         .contains("| ours |"));
+}
+
+#[test]
+fn a_transcript_over_the_default_target_is_refused_with_a_short_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("o");
+    let a = crate::bin()
+        .args([
+            "compact",
+            &repo_file(MAROT),
+            "--at",
+            "compaction:1",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .code(5);
+    let stderr = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(stderr.contains("below what must be kept"), "{stderr}");
+    assert!(stderr.contains("largest group"), "{stderr}");
+    assert!(stderr.len() < 1500, "{} bytes: {stderr}", stderr.len());
+    assert!(!out.exists());
 }
 
 #[test]
@@ -200,6 +228,70 @@ fn a_folder_is_compacted_in_one_command_and_resumes() {
         "{stdout}"
     );
     assert_eq!(summary(&out).len(), files.len());
+}
+
+/// A folder run killed part-way: the sessions it recorded stay done, nothing
+/// half-written counts, and a re-run compacts exactly the rest.
+#[test]
+fn a_killed_folder_run_completes_on_re_run() {
+    use std::time::{Duration, Instant};
+    const N: usize = 40;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("sessions");
+    for i in 0..N {
+        let dest = root.join(format!("s{i:02}/session.json"));
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(repo().join("examples/billing-dispute/session.json"), &dest).unwrap();
+    }
+    let out = tmp.path().join("out");
+    let done = || {
+        (0..N)
+            .filter(|i| {
+                let dir = out.join(format!("sessions/s{i:02}/session.json"));
+                dir.join(continuity_eval::batch::DONE).is_file()
+            })
+            .count()
+    };
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_continuity"))
+        .arg("compact")
+        .arg(&root)
+        .arg("--kernel")
+        .arg(repo_file("examples/billing-dispute/kernel.toml"))
+        .args(["--summarizer", "extractive", "--jobs", "1", "-q", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it as soon as its first session is recorded.
+    let start = Instant::now();
+    while done() == 0 && child.try_wait().unwrap().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "no session recorded"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().ok();
+    child.wait().unwrap();
+    let finished = done();
+    assert!(finished >= 1);
+
+    let a = compact(root.to_str().unwrap(), &out, &[]).success();
+    let stdout = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    let expected = format!(
+        "Compacted {} session(s), {finished} already done, 0 failed",
+        N - finished
+    );
+    assert!(stdout.contains(&expected), "{expected}\n{stdout}");
+    assert_eq!(done(), N);
+    let rows = summary(&out);
+    assert_eq!(rows.len(), N);
+    assert!(rows.iter().all(|r| r[1] == "compacted"), "{rows:?}");
+    for i in 0..N {
+        let dir = out.join(format!("sessions/s{i:02}/session.json"));
+        formats::check_conversation(&request_of(&dir).transcript).unwrap();
+    }
 }
 
 /// Every real transcript that records an agent's compaction gets the report

@@ -59,7 +59,7 @@ impl MustKeep {
             let largest = self
                 .largest_evidence
                 .as_ref()
-                .map(|(g, n)| format!("; largest group `{g}` {n}"))
+                .map(|(g, n)| format!("; largest group `{}` {n}", short_label(g)))
                 .unwrap_or_default();
             parts.push(format!(
                 "evidence that must be kept {}{largest}",
@@ -158,6 +158,16 @@ pub fn allocate(
         },
         kept,
     })
+}
+
+/// A group's header cut to a readable length: a call's arguments can be a
+/// whole file.
+fn short_label(label: &str) -> String {
+    const MAX: usize = 120;
+    match label.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &label[..cut]),
+        None => label.to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -111,7 +111,7 @@ fn check_point(name: &str, doc: &Document, at: At, compact: bool) {
     if !compact {
         return;
     }
-    let c = continuity_test_support::run(
+    let c = continuity_test_support::run_fitting(
         t,
         &kernel(),
         &RetentionPolicy::default(),
