@@ -169,8 +169,9 @@ def strings(value: Any) -> list[str]:
 
 def assert_pinned_evidence_seen(compaction: Any, seen: str) -> None:
     """The compaction's pinned evidence, verbatim, in `seen` (JSON text of
-    what the model was sent): every line of its facts block, and the call
-    id of every pinned tool result and field."""
+    what the model was sent): every line of its facts block, and every
+    pinned tool result and field, either as its call in the kept tail or
+    under its tool's group in the facts block (with its record id)."""
     facts = [s[s.index("FACTS RETURNED BY TOOLS") :] for s in strings(compaction.request) if "FACTS RETURNED BY TOOLS" in s]
     assert facts, "no facts block in the compacted request"
     for block in facts:
@@ -178,6 +179,10 @@ def assert_pinned_evidence_seen(compaction: Any, seen: str) -> None:
             assert json.dumps(line, ensure_ascii=False)[1:-1] in seen, line
     pinned = [r for r in compaction.audit if r["decision"] == "pinned" and r["kind"] in ("tool_result", "pinned_field")]
     assert pinned, "nothing pinned"
+    text = "\n".join(facts)
     for r in pinned:
-        if r.get("call_id"):
-            assert r["call_id"] in seen, r["call_id"]
+        if r.get("call_id") and r["call_id"] in seen:
+            continue
+        assert f"\n{r['tool']}" in text, r
+        if r.get("record_id"):
+            assert r["record_id"] in text, r
