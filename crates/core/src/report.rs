@@ -129,6 +129,9 @@ pub struct Counts {
     pub pins_bulk: usize,
     /// Pins left out for lack of room.
     pub pins_over_budget: usize,
+    /// Of those, inferred evidence a later turn mentions: it yields only
+    /// when keeping all of it would be over the target.
+    pub pins_relied_on_over_budget: usize,
     /// User statements carried verbatim (the mission included).
     pub statements_carried: usize,
     /// Left out: every key set again later; off the mission by their own

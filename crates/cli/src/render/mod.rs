@@ -18,8 +18,8 @@ pub fn compaction(c: &Compaction, written: &[String]) -> String {
         r.input, r.format, r.strategy, r.summarizer.name
     );
     out.push_str(&format!(
-        "      tokens {} -> {} ({:.1}% smaller; fixed {}, kernel {}, pinned {}, summary {}, tail {})\n",
-        t.before, t.after, r.reduction_pct, t.fixed_overhead, t.kernel, t.pinned, t.summary, t.tail
+        "      tokens {} -> {} ({:.1}% smaller; fixed {}, kernel {}, pinned {}, user {}, summary {}, tail {})\n",
+        t.before, t.after, r.reduction_pct, t.fixed_overhead, t.kernel, t.pinned, t.user, t.summary, t.tail
     ));
     out.push_str(&format!(
         "       floor required {} vs trigger {}: {}\n",
@@ -34,6 +34,12 @@ pub fn compaction(c: &Compaction, written: &[String]) -> String {
         r.counts.stubs,
         r.counts.redactions
     ));
+    if r.counts.pins_relied_on_over_budget > 0 {
+        out.push_str(&format!(
+            "     yielded {} pins a later turn mentions: keeping them all is over the target; the newest were kept (audit rule budget.newest_first)\n",
+            r.counts.pins_relied_on_over_budget
+        ));
+    }
     if let Some(line) = summarizer(&r.summarizer) {
         out.push_str(&line);
         out.push('\n');

@@ -394,7 +394,21 @@ fn compact_needs_no_flags_but_out_and_a_low_target_exits_5_writing_nothing() {
     assert_eq!(o.status.code(), Some(5));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("below what must be kept") && err.contains("largest"),
+        err.contains("below what must be kept") && err.contains("mission (first user message"),
+        "{err}"
+    );
+    assert!(!low.exists(), "nothing written");
+    // The policy's pins are kept whatever they cost: its largest group is named.
+    let o = bin()
+        .args(["compact", &input, "--policy", &example("policy.toml")])
+        .args(["--target-tokens", "1000", "--out"])
+        .arg(&low)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(5));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("evidence the policy pins") && err.contains("largest group `"),
         "{err}"
     );
     assert!(!low.exists(), "nothing written");

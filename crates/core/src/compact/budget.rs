@@ -2,7 +2,8 @@
 //! `--target-tokens`). What must be kept is kept whatever it costs: the
 //! fixed overhead (instructions, tool schemas, the kernel), the framing,
 //! the mission, the evidence the policy pins or a later turn relies on, and
-//! the tail. If that alone is over the target, the compaction fails and
+//! the tail (relied-on evidence a policy did not pin yields first, see
+//! `retain`). If that alone is over the target, the compaction fails and
 //! says what is too big; it never returns a request that would trigger
 //! compaction again. The rest (what the user stated, evidence nothing later
 //! mentions) is kept newest first while it fits; the earlier-calls list and
@@ -62,7 +63,7 @@ impl MustKeep {
                 .map(|(g, n)| format!("; largest group `{}` {n}", short_label(g)))
                 .unwrap_or_default();
             parts.push(format!(
-                "evidence that must be kept {}{largest}",
+                "evidence the policy pins {}{largest} (pin fewer fields to need less)",
                 self.evidence
             ));
         }
@@ -218,7 +219,7 @@ mod tests {
             "{msg}"
         );
         assert!(
-            msg.contains("evidence that must be kept 70") && msg.contains("`get_x` 50"),
+            msg.contains("evidence the policy pins 70") && msg.contains("`get_x` 50"),
             "{msg}"
         );
         assert_eq!(err.exit_code(), 5);

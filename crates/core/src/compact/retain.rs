@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use crate::error::{Error, Result};
 use crate::evidence::stated::{self, Statement, StatementStatus};
-use crate::evidence::{group_header, Pin};
+use crate::evidence::{group_header, Pin, PinKind};
 use crate::kernel::MissionKernel;
 use crate::markers::{FACTS_HEADER, MAY_PERSIST_HEADER};
 use crate::tokens::TokenCount;
@@ -93,7 +93,25 @@ impl<'a> Mode<'a> {
     }
 }
 
-/// Fit the compaction to `target` tokens.
+/// How evidence a later turn relies on is budgeted (a policy's pins are
+/// always kept).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReliedOn {
+    /// Kept whatever it costs.
+    Kept,
+    /// Kept newest first while it fits, like the rest: only when keeping it
+    /// all is over the target, so a long session still compacts.
+    Yields,
+}
+
+fn must_keep_pin(p: &Pin, relied: ReliedOn) -> bool {
+    p.kind == PinKind::Policy || (p.relied_on && relied == ReliedOn::Kept)
+}
+
+/// Fit the compaction to `target` tokens. When what must be kept is over
+/// it, the tail shrinks to its last turn first, then inferred evidence a
+/// later turn relies on yields (newest kept first), then with the last
+/// turn only; the last refusal names what is still too big.
 pub fn retain(
     inputs: &Inputs<'_>,
     t: &Transcript,
@@ -104,32 +122,41 @@ pub fn retain(
     let rules = &policy.compaction;
     let mode = Mode::of(inputs);
     let evidence = Evidence::of(t, policy);
-    let mut tail = TailRules {
-        rounds: rules.tail_rounds,
-        tokens: rules.tail_budget(),
-        stub_threshold_chars: rules.stub_threshold_chars,
-        stop_at_self_declared: policy.retention.drop_self_declared,
+    let tail_budget = rules.tail_budget();
+    let try_with = |relied: ReliedOn, tail_tokens: usize| -> Result<Retained> {
+        let tail = TailRules {
+            rounds: rules.tail_rounds,
+            tokens: tail_tokens,
+            stub_threshold_chars: rules.stub_threshold_chars,
+            stop_at_self_declared: policy.retention.drop_self_declared,
+        };
+        let pinned_calls = evidence.pinned_calls(mode.pins_on);
+        let selection = select::select(t, &tail, &pinned_calls, tokens)?;
+        let evidence = evidence.clone();
+        attempt(
+            inputs, &mode, t, evidence, selection, target, relied, tokens,
+        )
     };
-    let pinned_calls = evidence.pinned_calls(mode.pins_on);
-    let selection = select::select(t, &tail, &pinned_calls, tokens)?;
-    match attempt(
-        inputs,
-        &mode,
-        t,
-        evidence.clone(),
-        selection,
-        target,
-        tokens,
-    ) {
-        Err(Error::OverBudget { .. }) if tail.tokens > 0 => {
-            // What must be kept is too big with the tail's extra turns: keep
-            // only its last turn.
-            tail.tokens = 0;
-            let selection = select::select(t, &tail, &pinned_calls, tokens)?;
-            attempt(inputs, &mode, t, evidence, selection, target, tokens)
+    let yields = evidence
+        .live
+        .iter()
+        .any(|p| p.relied_on && p.kind != PinKind::Policy);
+    let mut outcome = try_with(ReliedOn::Kept, tail_budget);
+    for (relied, tail_tokens) in [
+        (ReliedOn::Kept, 0),
+        (ReliedOn::Yields, tail_budget),
+        (ReliedOn::Yields, 0),
+    ] {
+        if !matches!(outcome, Err(Error::OverBudget { .. })) {
+            break;
         }
-        other => other,
+        let redundant = (tail_tokens == 0 && tail_budget == 0 && relied == ReliedOn::Kept)
+            || (relied == ReliedOn::Yields && !yields);
+        if !redundant {
+            outcome = try_with(relied, tail_tokens);
+        }
     }
+    outcome
 }
 
 /// Tokens of a pin's lines in the facts section (each line and its newline).
@@ -147,6 +174,7 @@ fn must_keep(
     t: &Transcript,
     selection: &Selection,
     plan: &PinPlan,
+    relied: ReliedOn,
     statements: &[Statement],
     tokens: &dyn TokenCount,
 ) -> Result<(MustKeep, HashSet<String>)> {
@@ -176,7 +204,7 @@ fn must_keep(
     }
     let mut paid = HashSet::new();
     let mut groups: Vec<(String, usize)> = Vec::new();
-    for p in plan.pins.iter().filter(|p| p.must_keep()) {
+    for p in plan.pins.iter().filter(|p| must_keep_pin(p, relied)) {
         let mut n = pin_tokens(p, tokens)?;
         if paid.insert(p.group.clone()) {
             n += header_tokens(&p.group, tokens)?;
@@ -204,9 +232,10 @@ fn must_keep(
     Ok((must, paid))
 }
 
-/// The flexible items: carried statements and pins nothing later mentions.
+/// The flexible items: carried statements, and pins that need not be kept.
 fn flexible(
     plan: &PinPlan,
+    relied: ReliedOn,
     statements: &[Statement],
     tokens: &dyn TokenCount,
 ) -> Result<Vec<FlexItem>> {
@@ -221,7 +250,12 @@ fn flexible(
             });
         }
     }
-    for (i, p) in plan.pins.iter().enumerate().filter(|(_, p)| !p.must_keep()) {
+    for (i, p) in plan
+        .pins
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !must_keep_pin(p, relied))
+    {
         items.push(FlexItem {
             what: Flexible::Pin(i),
             at: p.source.part(),
@@ -278,6 +312,7 @@ fn attempt(
     evidence: Evidence,
     selection: Selection,
     target: usize,
+    relied: ReliedOn,
     tokens: &dyn TokenCount,
 ) -> Result<Retained> {
     let prose = evidence.prose.clone();
@@ -288,14 +323,14 @@ fn attempt(
         mode.pins_on,
     );
     let statements = classify_statements(inputs, mode, t, selection.tail_start);
-    let (must, paid) = must_keep(mode, t, &selection, &plan, &statements, tokens)?;
-    let items = flexible(&plan, &statements, tokens)?;
+    let (must, paid) = must_keep(mode, t, &selection, &plan, relied, &statements, tokens)?;
+    let items = flexible(&plan, relied, &statements, tokens)?;
     let allocation = budget::allocate(target, &must, &items, &paid)?;
     let kept_pins: Vec<bool> = plan
         .pins
         .iter()
         .enumerate()
-        .map(|(i, p)| p.must_keep() || allocation.keeps(Flexible::Pin(i)))
+        .map(|(i, p)| must_keep_pin(p, relied) || allocation.keeps(Flexible::Pin(i)))
         .collect();
     plan.keep_only(|i| kept_pins[i]);
     let carried: HashSet<usize> = statements

@@ -65,6 +65,7 @@ impl Stages<'_> {
                 .count(),
             pins_bulk: plan.bulk.len(),
             pins_over_budget: plan.over_budget.len(),
+            pins_relied_on_over_budget: plan.over_budget.iter().filter(|p| p.relied_on).count(),
             statements_carried: r.carried.len(),
             statements_superseded: status(|s| matches!(s, StatementStatus::Superseded { .. })),
             statements_self_declared: status(|s| matches!(s, StatementStatus::SelfDeclared { .. })),
@@ -343,6 +344,11 @@ fn pin_records(plan: &PinPlan, tokens: &dyn TokenCount) -> Result<Vec<AuditRecor
         ),
     ] {
         for p in pins {
+            let detail = if p.relied_on {
+                "a later turn mentions it, but keeping all such evidence was over the target; newer evidence was kept first"
+            } else {
+                detail
+            };
             out.push(
                 AuditRecord::new(
                     format!("pin:{}", p.record_id),

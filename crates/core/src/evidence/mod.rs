@@ -42,6 +42,9 @@ pub const BULK_RECORDS: usize = 8;
 /// A text result keeping more lines than this is a bulk listing too.
 pub const BULK_LINES: usize = 40;
 
+/// The most characters of a call's arguments its group header shows.
+pub const HEADER_ARGS_CHARS: usize = 160;
+
 /// Which rule pinned a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PinKind {
@@ -87,11 +90,6 @@ pub struct Pin {
 }
 
 impl Pin {
-    /// Kept whatever the budget: pinned by the policy, or relied on later.
-    pub fn must_keep(&self) -> bool {
-        self.kind == PinKind::Policy || self.relied_on
-    }
-
     /// The audit rule that pinned it.
     pub fn rule(&self) -> String {
         if self.source.is_carried() {
@@ -326,7 +324,17 @@ fn call_group(tool: &str, args: &Value, text: &str) -> String {
     if values.iter().all(|v| text.contains(v.as_str())) {
         tool.to_string()
     } else {
-        format!("{tool} {}", compact_json(args))
+        format!("{tool} {}", short_args(args))
+    }
+}
+
+/// A call's arguments for its group header, cut to [`HEADER_ARGS_CHARS`]:
+/// an edit's arguments can be a whole file, and its result says the rest.
+fn short_args(args: &Value) -> String {
+    let json = compact_json(args);
+    match json.char_indices().nth(HEADER_ARGS_CHARS) {
+        Some((cut, _)) => format!("{}…", &json[..cut]),
+        None => json,
     }
 }
 

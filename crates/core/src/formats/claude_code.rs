@@ -101,12 +101,7 @@ impl Log {
                 }
             })?);
         }
-        for (k, (first, n)) in tally.unknown {
-            warnings.push(Warning::at(
-                first,
-                format!("{n} line(s) of unknown type `{k}` skipped (first at this line); they are not read into the request"),
-            ));
-        }
+        warnings.extend(jsonl::unknown_type_warnings(tally.unknown));
         let by_uuid = lines
             .iter()
             .enumerate()
@@ -161,7 +156,7 @@ impl Log {
 
     /// The request at `at`.
     pub fn read(&self, at: At) -> Result<Read, InputError> {
-        let limit = self.resolve(at)?;
+        let limit = self.points().resolve(at)?;
         let leaf = self
             .lines
             .iter()
@@ -171,7 +166,8 @@ impl Log {
                     && (self.all_sidechain || !l.sidechain)
             })
             .ok_or_else(|| {
-                self.bad_point(at, format!("no conversation at or before line {limit}"))
+                self.points()
+                    .bad_point(at, format!("no conversation at or before line {limit}"))
             })?;
         let chain = self.chain(leaf);
         let mut skipped = self.skipped.clone();
@@ -222,36 +218,12 @@ impl Log {
         })
     }
 
-    /// The last line number `at` reads.
-    fn resolve(&self, at: At) -> Result<usize, InputError> {
-        match at {
-            At::Last => Ok(self.total_lines),
-            At::Line(n) if n <= self.total_lines => Ok(n),
-            At::Line(n) => Err(self.bad_point(
-                at,
-                format!("line {n} is past the end ({} lines)", self.total_lines),
-            )),
-            At::BeforeCompaction(k) => self
-                .compactions
-                .get(k.wrapping_sub(1))
-                .map(|c| c.before_line)
-                .ok_or_else(|| {
-                    self.bad_point(
-                        at,
-                        format!(
-                            "the transcript records {} compaction(s) by the agent",
-                            self.compactions.len()
-                        ),
-                    )
-                }),
-        }
-    }
-
-    fn bad_point(&self, at: At, message: String) -> InputError {
-        InputError::BadPoint {
-            file: self.source.clone(),
-            at: at.to_string(),
-            message,
+    fn points(&self) -> jsonl::Points<'_> {
+        jsonl::Points {
+            source: &self.source,
+            total_lines: self.total_lines,
+            compactions: &self.compactions,
+            what: "the transcript",
         }
     }
 

@@ -96,12 +96,7 @@ impl Log {
                 })?;
             entries.push((no, entry));
         }
-        for (k, (first, n)) in g.unknown {
-            warnings.push(Warning::at(
-                first,
-                format!("{n} line(s) of unknown type `{k}` skipped (first at this line); they are not read into the request"),
-            ));
-        }
+        warnings.extend(jsonl::unknown_type_warnings(g.unknown));
         Ok(Log {
             source: source.clone(),
             entries,
@@ -120,7 +115,7 @@ impl Log {
 
     /// The request at `at`.
     pub fn read(&self, at: At) -> Result<Read, InputError> {
-        let limit = self.resolve(at)?;
+        let limit = self.points().resolve(at)?;
         let mut history: Vec<Value> = Vec::new();
         let mut context = Map::new();
         for (_, e) in self.entries.iter().take_while(|(no, _)| *no <= limit) {
@@ -137,7 +132,9 @@ impl Log {
         }
         history.retain(|i| i.get("type").and_then(Value::as_str) != Some("ghost_snapshot"));
         if history.is_empty() {
-            return Err(self.bad_point(at, format!("no conversation at or before line {limit}")));
+            return Err(self
+                .points()
+                .bad_point(at, format!("no conversation at or before line {limit}")));
         }
         let (body, reconstructed) = self.request(history, &context);
         let invalid = |message: String| InputError::InvalidTranscript {
@@ -211,35 +208,12 @@ impl Log {
         (Value::Object(body), reconstructed)
     }
 
-    fn resolve(&self, at: At) -> Result<usize, InputError> {
-        match at {
-            At::Last => Ok(self.total_lines),
-            At::Line(n) if n <= self.total_lines => Ok(n),
-            At::Line(n) => Err(self.bad_point(
-                at,
-                format!("line {n} is past the end ({} lines)", self.total_lines),
-            )),
-            At::BeforeCompaction(k) => self
-                .compactions
-                .get(k.wrapping_sub(1))
-                .map(|c| c.before_line)
-                .ok_or_else(|| {
-                    self.bad_point(
-                        at,
-                        format!(
-                            "the rollout records {} compaction(s) by the agent",
-                            self.compactions.len()
-                        ),
-                    )
-                }),
-        }
-    }
-
-    fn bad_point(&self, at: At, message: String) -> InputError {
-        InputError::BadPoint {
-            file: self.source.clone(),
-            at: at.to_string(),
-            message,
+    fn points(&self) -> jsonl::Points<'_> {
+        jsonl::Points {
+            source: &self.source,
+            total_lines: self.total_lines,
+            compactions: &self.compactions,
+            what: "the rollout",
         }
     }
 }

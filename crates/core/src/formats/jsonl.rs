@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::session::Warning;
+use super::session::{AgentCompaction, At, Warning};
 use crate::error::{InputError, Source};
 
 /// The session transcripts we read.
@@ -116,4 +116,62 @@ pub(super) fn objects(
         }
     }
     Ok((out, warnings))
+}
+
+/// One warning per unknown line type, `(type, (first line, count))`.
+pub(super) fn unknown_type_warnings(
+    unknown: std::collections::BTreeMap<String, (usize, usize)>,
+) -> impl Iterator<Item = Warning> {
+    unknown.into_iter().map(|(k, (first, n))| {
+        Warning::at(
+            first,
+            format!("{n} line(s) of unknown type `{k}` skipped (first at this line); they are not read into the request"),
+        )
+    })
+}
+
+/// The points of a transcript a request can be read at: its lines, and
+/// the agent's compactions (`what` names the file in messages: "the
+/// transcript", "the rollout").
+pub(super) struct Points<'a> {
+    pub source: &'a Source,
+    pub total_lines: usize,
+    pub compactions: &'a [AgentCompaction],
+    pub what: &'static str,
+}
+
+impl Points<'_> {
+    /// The last line number `at` reads.
+    pub fn resolve(&self, at: At) -> Result<usize, InputError> {
+        match at {
+            At::Last => Ok(self.total_lines),
+            At::Line(n) if n <= self.total_lines => Ok(n),
+            At::Line(n) => Err(self.bad_point(
+                at,
+                format!("line {n} is past the end ({} lines)", self.total_lines),
+            )),
+            At::BeforeCompaction(k) => self
+                .compactions
+                .get(k.wrapping_sub(1))
+                .map(|c| c.before_line)
+                .ok_or_else(|| {
+                    self.bad_point(
+                        at,
+                        format!(
+                            "{} records {} compaction(s) by the agent",
+                            self.what,
+                            self.compactions.len()
+                        ),
+                    )
+                }),
+        }
+    }
+
+    pub fn bad_point(&self, at: At, message: String) -> InputError {
+        InputError::BadPoint {
+            file: self.source.clone(),
+            at: at.to_string(),
+            message,
+        }
+    }
 }

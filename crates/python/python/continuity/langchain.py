@@ -20,13 +20,13 @@ is withheld (``<withheld:email:1>``). Requires ``langchain-core`` (and
 
 from __future__ import annotations
 
-import threading
 from typing import Any, Optional, Sequence
 
 from langchain_core.messages import BaseMessage, convert_to_messages, convert_to_openai_messages
 
 import continuity
 from continuity import Compaction, KernelLike, PolicyLike, SummarizerLike, TokenizerLike
+from continuity._hooks import Compactor
 
 __all__ = ["ContinuityMiddleware", "MessageCompactor", "compact_messages", "to_request"]
 
@@ -36,7 +36,7 @@ def to_request(messages: Sequence[BaseMessage]) -> dict[str, Any]:
     return {"messages": convert_to_openai_messages(list(messages))}
 
 
-class MessageCompactor:
+class MessageCompactor(Compactor):
     """``messages -> messages``: compacted when the policy's trigger rule
     fires on them (or ``force``), else returned unchanged. ``compactions``
     holds every :class:`continuity.Compaction` made."""
@@ -51,41 +51,16 @@ class MessageCompactor:
         tokenizer: TokenizerLike = None,
         input_name: str = "<langchain>",
     ) -> None:
-        k = continuity.as_kernel(kernel)
-        if k is None:
-            raise continuity.InputError("MessageCompactor needs a Mission Kernel (kernel=)")
-        self.kernel = k
-        self.policy = continuity.as_policy(policy)
-        self.strategy = strategy
-        self.summarizer = continuity.as_summarizer(summarizer)
-        self.tokenizer = continuity.as_tokenizer(tokenizer)
-        self.input_name = input_name
-        self.compactions: list[Compaction] = []
-        self._lock = threading.Lock()
-
-    @property
-    def last(self) -> Optional[Compaction]:
-        return self.compactions[-1] if self.compactions else None
+        super().__init__(kernel, policy, strategy=strategy, summarizer=summarizer, tokenizer=tokenizer, input_name=input_name)
 
     def would_trigger(self, messages: Sequence[BaseMessage]) -> bool:
-        return bool(continuity.trigger(to_request(messages), self.policy, tokenizer=self.tokenizer)["would_trigger"])
+        return self.request_would_trigger(to_request(messages))
 
     def compact(self, messages: Sequence[BaseMessage], *, force: bool = False) -> list[BaseMessage]:
         messages = list(messages)
         if not messages or (not force and not self.would_trigger(messages)):
             return messages
-        with self._lock:
-            c = continuity.compact(
-                to_request(messages),
-                self.kernel,
-                self.policy,
-                strategy=self.strategy,
-                summarizer=self.summarizer,
-                tokenizer=self.tokenizer,
-                input_name=self.input_name,
-                previous_pin=self.last,
-            )
-            self.compactions.append(c)
+        c = self.compact_request(to_request(messages))
         return list(convert_to_messages(c.request["messages"]))
 
     def __call__(self, messages: Sequence[BaseMessage]) -> list[BaseMessage]:

@@ -22,7 +22,6 @@ everything the model sees after a compaction. Requires ``pydantic-ai``
 from __future__ import annotations
 
 import dataclasses
-import threading
 from typing import Any, Optional
 
 import anyio.to_thread
@@ -31,13 +30,14 @@ from pydantic_ai.messages import InstructionPart, ModelMessage, ModelMessagesTyp
 
 import continuity
 from continuity import Compaction, KernelLike, PolicyLike, SummarizerLike, TokenizerLike
+from continuity._hooks import Compactor
 
 __all__ = ["ContinuityCompaction", "HistoryCompactor"]
 
 KERNEL_STRATEGIES = ("governed", "kernel-only")
 
 
-class HistoryCompactor:
+class HistoryCompactor(Compactor):
     """A history processor: ``messages -> messages``, compacted when the
     policy's trigger rule fires on them, else unchanged.
 
@@ -56,40 +56,14 @@ class HistoryCompactor:
         tokenizer: TokenizerLike = None,
         input_name: str = "<pydantic-ai>",
     ) -> None:
-        k = continuity.as_kernel(kernel)
-        if k is None:
-            raise continuity.InputError("HistoryCompactor needs a Mission Kernel (kernel=)")
-        self.kernel = k
-        self.policy = continuity.as_policy(policy)
-        self.strategy = strategy
-        self.summarizer = continuity.as_summarizer(summarizer)
-        self.tokenizer = continuity.as_tokenizer(tokenizer)
-        self.input_name = input_name
-        self.compactions: list[Compaction] = []
-        self._lock = threading.Lock()
-
-    @property
-    def last(self) -> Optional[Compaction]:
-        return self.compactions[-1] if self.compactions else None
+        super().__init__(kernel, policy, strategy=strategy, summarizer=summarizer, tokenizer=tokenizer, input_name=input_name)
 
     def compact(self, messages: list[ModelMessage], *, force: bool = False) -> list[ModelMessage]:
         """The history compacted when the trigger fires (or ``force``)."""
         history = ModelMessagesTypeAdapter.dump_python(messages, mode="json")
-        if not force and not continuity.trigger(history, self.policy, tokenizer=self.tokenizer)["would_trigger"]:
+        if not force and not self.request_would_trigger(history):
             return messages
-        with self._lock:
-            c = continuity.compact(
-                history,
-                self.kernel,
-                self.policy,
-                strategy=self.strategy,
-                summarizer=self.summarizer,
-                tokenizer=self.tokenizer,
-                input_name=self.input_name,
-                previous_pin=self.last,
-            )
-            self.compactions.append(c)
-        return ModelMessagesTypeAdapter.validate_python(c.request)
+        return ModelMessagesTypeAdapter.validate_python(self.compact_request(history).request)
 
     def __call__(self, messages: list[ModelMessage]) -> list[ModelMessage]:
         return self.compact(messages)
