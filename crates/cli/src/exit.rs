@@ -22,6 +22,19 @@ impl std::fmt::Display for Exit {
 
 impl std::error::Error for Exit {}
 
+/// A command line that cannot be carried out as given (exit 2, as clap's
+/// own usage errors).
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
 /// `Err(Exit(3))` when a check did not pass.
 pub fn unless(passed: bool) -> anyhow::Result<()> {
     if passed {
@@ -44,6 +57,7 @@ pub fn code(result: anyhow::Result<()>) -> ExitCode {
         .downcast_ref::<Error>()
         .map(Error::exit_code)
         .or_else(|| err.downcast_ref::<InputError>().map(|_| 2))
+        .or_else(|| err.downcast_ref::<Usage>().map(|_| 2))
         .or_else(|| err.downcast_ref::<GovernanceError>().map(|_| 4))
         .or_else(|| {
             err.downcast_ref::<RetentionError>()

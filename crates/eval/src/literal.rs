@@ -16,6 +16,9 @@ use continuity_core::transcript::{Part, Transcript};
 use regex::Regex;
 use serde::Serialize;
 
+use crate::evaluate::{Evaluator, Records, SummaryReport, Verdict};
+use crate::facts::FactKey;
+
 /// The kinds of literal, in the order they are searched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -158,6 +161,54 @@ pub struct SideBySide {
     /// state cannot be read, so its presence counts only what it kept in
     /// the clear.
     pub agent_opaque: bool,
+    /// The answer key's facts judged on both contexts (`compact --key`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<KeyedPair>,
+}
+
+/// One answer key judged on the agent's context and on ours, by the
+/// evaluator `eval` runs, against the records of the request both compacted.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeyedPair {
+    pub judge: String,
+    pub agent: SummaryReport,
+    pub ours: SummaryReport,
+}
+
+impl KeyedPair {
+    /// Judge `key` on `agent` and `ours`, each read whole (instructions and
+    /// conversation), against the records of `before`.
+    pub fn judge(
+        evaluator: &mut Evaluator,
+        judge: &str,
+        key: &FactKey,
+        before: &Transcript,
+        agent: &Transcript,
+        ours: &Transcript,
+    ) -> Result<KeyedPair, continuity_core::error::Error> {
+        let records = Records::from_transcript(before);
+        Ok(KeyedPair {
+            judge: judge.to_string(),
+            agent: evaluator.evaluate(&records, key, "agent", &whole_text(agent))?,
+            ours: evaluator.evaluate(&records, key, "ours", &whole_text(ours))?,
+        })
+    }
+}
+
+/// How many facts of a report got each verdict: (supported, omitted,
+/// contradicted).
+pub fn verdict_counts(r: &SummaryReport) -> (usize, usize, usize) {
+    let n = |v: Verdict| r.facts.iter().filter(|f| f.verdict == v).count();
+    (
+        n(Verdict::Supported),
+        n(Verdict::Omitted),
+        n(Verdict::Contradicted),
+    )
+}
+
+/// The instructions and the conversation of a request, as a model reads them.
+fn whole_text(t: &Transcript) -> String {
+    format!("{}\n{}", t.instructions_text(), conversation_text(t))
 }
 
 /// The visible text of a request's conversation.
@@ -180,7 +231,6 @@ pub fn side_by_side(
     tokens: &dyn TokenCount,
 ) -> Result<SideBySide, continuity_core::error::Error> {
     let span = literals(&conversation_text(before));
-    let whole = |t: &Transcript| format!("{}\n{}", t.instructions_text(), conversation_text(t));
     let agent_opaque = agent
         .parts()
         .any(|(_, p)| matches!(p.part, Part::Compaction { .. }));
@@ -190,9 +240,10 @@ pub fn side_by_side(
         tokens_agent: count_transcript(agent, tokens)?,
         tokens_ours: count_transcript(ours, tokens)?,
         literals: span.len(),
-        agent: presence(&span, &whole(agent)),
-        ours: presence(&span, &whole(ours)),
+        agent: presence(&span, &whole_text(agent)),
+        ours: presence(&span, &whole_text(ours)),
         agent_opaque,
+        key: None,
     })
 }
 

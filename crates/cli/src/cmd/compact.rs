@@ -3,8 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use continuity_core::error::Source;
 use continuity_core::formats::At;
 use continuity_core::io;
+use continuity_eval::evaluate::{load_embedder, Evaluator};
+use continuity_eval::facts::FactKey;
 
 use super::session::{self, Setup};
 use super::{Common, StrategyArg};
@@ -38,6 +41,13 @@ pub struct Args {
     /// Sessions compacted at once for a folder input [default: all cores]
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
+    /// With `--at compaction:K`: judge this answer key (as `eval --key`) on
+    /// the agent's context and on ours, into side_by_side.json and .md
+    #[arg(long, value_name = "KEY.toml")]
+    key: Option<PathBuf>,
+    /// The judge for `--key` (as `eval --judge`)
+    #[arg(long, value_name = "NAME|none", default_value = continuity_eval::evaluate::DEFAULT_JUDGE, requires = "key")]
+    judge: String,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -52,6 +62,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         run_id: args.run_id.as_deref(),
     };
     if Path::new(&args.input).is_dir() {
+        if let Some(key) = &args.key {
+            return Err(crate::exit::Usage(format!(
+                "--key {} judges one session's compaction; {} is a folder",
+                key.display(),
+                args.input
+            ))
+            .into());
+        }
         let batch = super::compact_dir::Batch {
             input: Path::new(&args.input),
             out: &args.out,
@@ -62,6 +80,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         return super::compact_dir::run(&batch, &setup);
     }
+    let mut keyed = args
+        .key
+        .as_deref()
+        .map(|path| load_keyed(path, &args.judge))
+        .transpose()?;
     let mut summarizer = continuity_models::by_name(&args.common.summarizer)?;
     let (bytes, source) = io::read_input(&args.input)?;
     let o = session::compact_one(
@@ -71,6 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &args.out,
         &setup,
         summarizer.as_mut(),
+        keyed.as_mut(),
     )?;
     for w in o.read.warnings() {
         eprintln!("warning: {source}: {w}");
@@ -82,4 +106,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The answer key and the evaluator `eval` would judge it with.
+fn load_keyed(path: &Path, judge: &str) -> anyhow::Result<session::Keyed> {
+    let key = FactKey::from_toml(&io::read_text(path)?, &Source::path(path))?;
+    let evaluator = Evaluator::with_judge(load_embedder()?, judge)?;
+    Ok(session::Keyed {
+        key,
+        judge: judge.to_string(),
+        evaluator,
+    })
 }

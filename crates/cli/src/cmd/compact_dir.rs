@@ -45,6 +45,7 @@ pub fn run(b: &Batch, setup: &Setup) -> anyhow::Result<()> {
                 &job.out,
                 setup,
                 summarizer.as_mut(),
+                None,
             )
             .map_err(|e| format!("{e:#}"))?;
             Ok(measured(&o))

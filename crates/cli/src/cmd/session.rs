@@ -13,7 +13,9 @@ use continuity_core::io;
 use continuity_core::redact::Redactor;
 use continuity_core::summarize::Summarizer;
 use continuity_core::{MissionKernel, RetentionPolicy};
-use continuity_eval::literal::{self, SideBySide};
+use continuity_eval::evaluate::Evaluator;
+use continuity_eval::facts::FactKey;
+use continuity_eval::literal::{self, KeyedPair, SideBySide};
 use continuity_models::TokenCounter;
 
 use crate::render;
@@ -25,6 +27,14 @@ pub struct Setup<'a> {
     pub tokens: &'a TokenCounter,
     pub strategy: Strategy,
     pub run_id: Option<&'a str>,
+}
+
+/// An answer key to judge both sides of an agent's compaction with
+/// (`compact --key`), and the evaluator that judges it.
+pub struct Keyed {
+    pub key: FactKey,
+    pub judge: String,
+    pub evaluator: Evaluator,
 }
 
 /// One session, compacted and written.
@@ -51,6 +61,7 @@ pub fn compact_one(
     out: &Path,
     setup: &Setup,
     summarizer: &mut dyn Summarizer,
+    keyed: Option<&mut Keyed>,
 ) -> anyhow::Result<Outcome> {
     let doc = formats::open(bytes, source)?;
     let read = doc.read(at)?;
@@ -78,7 +89,14 @@ pub fn compact_one(
     )?;
     let mut files = io::serialize(&c)?;
     files.files.push(("origin.json", json(&read.origin)?));
-    let side = side_by_side(&doc, &read, &c, setup.tokens, &mut redactor)?;
+    let want_key = keyed.is_some();
+    let side = side_by_side(&doc, &read, &c, setup.tokens, &mut redactor, keyed)?;
+    if want_key && side.is_none() {
+        return Err(crate::exit::Usage(format!(
+            "{source}: --key judges the agent's compaction beside ours, and there is none at this point; read the transcript at one with --at compaction:K"
+        ))
+        .into());
+    }
     if let Some(s) = &side {
         files.files.push(("side_by_side.json", json(s)?));
         files
@@ -108,21 +126,28 @@ fn side_by_side(
     ours: &Compaction,
     tokens: &TokenCounter,
     redactor: &mut Redactor,
+    keyed: Option<&mut Keyed>,
 ) -> anyhow::Result<Option<SideBySide>> {
-    let Some(at_line) = read.origin.at_line else {
-        return Ok(None);
-    };
-    let Some(c) = doc.compactions().iter().find(|c| c.before_line == at_line) else {
+    let compaction = read
+        .origin
+        .at_line
+        .and_then(|at| doc.compactions().iter().find(|c| c.before_line == at));
+    let Some(c) = compaction else {
         return Ok(None);
     };
     let agent = doc.read(At::Line(c.after_line))?.transcript;
     let (before, _) = redactor.redact_transcript(&read.transcript);
     let (agent, _) = redactor.redact_transcript(&agent);
-    Ok(Some(literal::side_by_side(
-        c,
-        &before,
-        &agent,
-        &ours.request,
-        tokens,
-    )?))
+    let mut side = literal::side_by_side(c, &before, &agent, &ours.request, tokens)?;
+    if let Some(k) = keyed {
+        side.key = Some(KeyedPair::judge(
+            &mut k.evaluator,
+            &k.judge,
+            &k.key,
+            &before,
+            &agent,
+            &ours.request,
+        )?);
+    }
+    Ok(Some(side))
 }

@@ -153,6 +153,9 @@ pub fn side_by_side(s: &continuity_eval::literal::SideBySide) -> String {
         out.push_str("The agent's compaction is opaque (encrypted): only what it kept in the clear is counted.\n\n");
     }
     out.push_str("Literal state: the ids, paths, numbers and commands of the request's conversation, each counted as kept when it appears verbatim in that side's context.\n\n");
+    if let Some(k) = &s.key {
+        out.push_str(&keyed_table(k));
+    }
     for (name, p) in [("agent", &s.agent), ("ours", &s.ours)] {
         if !p.missing.is_empty() {
             out.push_str(&format!(
@@ -168,6 +171,34 @@ pub fn side_by_side(s: &continuity_eval::literal::SideBySide) -> String {
             out.push_str("\n\n");
         }
     }
+    out
+}
+
+/// The answer key judged on both sides: verdict counts, then each fact.
+fn keyed_table(k: &continuity_eval::literal::KeyedPair) -> String {
+    use continuity_eval::literal::verdict_counts;
+    let mut out = format!(
+        "Answer key, judged by `{}` against the records of the request before (as `continuity eval`):\n\n| | supported | omitted | contradicted | keyword facts present |\n|---|---:|---:|---:|---:|\n",
+        k.judge
+    );
+    for (name, r) in [("agent", &k.agent), ("ours", &k.ours)] {
+        let (s, o, c) = verdict_counts(r);
+        out.push_str(&format!(
+            "| {name} | {s} | {o} | {c} | {}/{} |\n",
+            r.keyword.facts_present.len(),
+            r.keyword.facts_present.len() + r.keyword.facts_missing.len()
+        ));
+    }
+    out.push_str("\n| fact | agent | ours |\n|---|---|---|\n");
+    for (a, o) in k.agent.facts.iter().zip(&k.ours.facts) {
+        out.push_str(&format!(
+            "| {} | {} | {} |\n",
+            a.id,
+            a.verdict.name(),
+            o.verdict.name()
+        ));
+    }
+    out.push('\n');
     out
 }
 
@@ -201,7 +232,7 @@ pub fn batch(rows: &[continuity_eval::batch::Row], out: &std::path::Path) -> Str
 
 /// One line for the terminal: the agent's compaction beside ours.
 pub fn side_by_side_line(s: &continuity_eval::literal::SideBySide) -> String {
-    format!(
+    let mut out = format!(
         "  vs agent's compaction {}: literal state {:.1}% (agent, {} tokens) vs {:.1}% (ours, {} tokens) of {} literals\n",
         s.compaction.index,
         100.0 * s.agent.fraction,
@@ -209,5 +240,14 @@ pub fn side_by_side_line(s: &continuity_eval::literal::SideBySide) -> String {
         100.0 * s.ours.fraction,
         s.tokens_ours,
         s.literals
-    )
+    );
+    if let Some(k) = &s.key {
+        let (a, _, ac) = continuity_eval::literal::verdict_counts(&k.agent);
+        let (o, _, oc) = continuity_eval::literal::verdict_counts(&k.ours);
+        out.push_str(&format!(
+            "         answer key: {a}/{n} supported, {ac} contradicted (agent) vs {o}/{n} supported, {oc} contradicted (ours)\n",
+            n = k.ours.facts.len()
+        ));
+    }
+    out
 }

@@ -13,6 +13,7 @@ use serde_json::Value;
 const MAROT: &str =
     "tests/fixtures/claude-code/marot-spotter__4d5611e5-241a-462a-8d15-5122611a9569.jsonl";
 const CODEX: &str = "tests/fixtures/codex-rollout/AcidicSoil-codex-session-view__rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl";
+const KEY: &str = "tests/fixtures/claude-code/marot-spotter.key.toml";
 const RESPONSES: &str = "tests/fixtures/responses/pydantic-pydantic-ai__test_openai_responses_thinking_with_tool_calls.request-bodies.json";
 
 /// Real coding-agent transcripts hold more tool evidence (whole file writes
@@ -385,4 +386,73 @@ fn every_recorded_compaction_gets_its_side_by_side_report() {
         );
         formats::check_conversation(&request_of(&out).transcript).unwrap();
     }
+}
+
+#[test]
+fn an_answer_key_is_judged_on_the_agents_compaction_and_on_ours() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A folder is refused before anything loads.
+    let folder = crate::bin()
+        .args(["compact", &repo_file("tests/fixtures/claude-code"), "--key"])
+        .arg(repo_file(KEY))
+        .arg("--out")
+        .arg(tmp.path().join("dir"))
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&folder.get_output().stderr).to_string();
+    assert!(stderr.contains("is a folder"), "{stderr}");
+    if continuity_eval::evaluate::load_embedder().is_err() {
+        eprintln!("skipping the rest: minilm-l6 not available (python3 models/fetch.py minilm-l6)");
+        return;
+    }
+    let out = tmp.path().join("o");
+    let a = compact(
+        &repo_file(MAROT),
+        &out,
+        &[
+            "--at",
+            "compaction:1",
+            "--key",
+            &repo_file(KEY),
+            "--judge",
+            "none",
+        ],
+    )
+    .success();
+    let stdout = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(stdout.contains("answer key:"), "{stdout}");
+    let side = json(&out.join("side_by_side.json"));
+    assert_eq!(side["key"]["judge"], "none");
+    for who in ["agent", "ours"] {
+        let facts = side["key"][who]["facts"].as_array().unwrap();
+        assert_eq!(facts.len(), 4, "{who}");
+        assert!(facts.iter().all(|f| f["verdict"].is_string()), "{who}");
+    }
+    // At this target ours keeps the whole conversation: every key term.
+    let kept = side["key"]["ours"]["keyword"]["facts_present"]
+        .as_array()
+        .unwrap();
+    assert_eq!(kept.len(), 4, "{side}");
+    let md = std::fs::read_to_string(out.join("side_by_side.md")).unwrap();
+    assert!(
+        md.contains("Answer key") && md.contains("| first-subtask-tests |"),
+        "{md}"
+    );
+    // A point that is not an agent's compaction has nothing to judge.
+    let last = crate::bin()
+        .args([
+            "compact",
+            &repo_file(MAROT),
+            "--key",
+            &repo_file(KEY),
+            "--judge",
+            "none",
+        ])
+        .arg("--out")
+        .arg(tmp.path().join("last"))
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&last.get_output().stderr).to_string();
+    assert!(stderr.contains("--at compaction:K"), "{stderr}");
+    assert!(!tmp.path().join("last").exists());
 }

@@ -68,6 +68,7 @@ impl Retained {
 }
 
 /// Where the strategy puts the mission, and what it carries.
+#[derive(Clone, Copy)]
 struct Mode<'a> {
     kernel: &'a MissionKernel,
     /// The kernel is rendered into the instructions.
@@ -75,6 +76,8 @@ struct Mode<'a> {
     pins_on: bool,
     /// What the user stated is carried verbatim.
     carry_user: bool,
+    /// How evidence a later turn relies on is budgeted in this attempt.
+    relied: ReliedOn,
 }
 
 impl<'a> Mode<'a> {
@@ -85,6 +88,7 @@ impl<'a> Mode<'a> {
             kernel_on: inputs.strategy.kernel_in_instructions() && inputs.kernel.is_file(),
             pins_on,
             carry_user: pins_on && inputs.policy.retention.user_statements,
+            relied: ReliedOn::Kept,
         }
     }
 
@@ -132,9 +136,15 @@ pub fn retain(
         };
         let pinned_calls = evidence.pinned_calls(mode.pins_on);
         let selection = select::select(t, &tail, &pinned_calls, tokens)?;
-        let evidence = evidence.clone();
+        let mode = Mode { relied, ..mode };
         attempt(
-            inputs, &mode, t, evidence, selection, target, relied, tokens,
+            inputs,
+            &mode,
+            t,
+            evidence.clone(),
+            selection,
+            target,
+            tokens,
         )
     };
     let yields = evidence
@@ -174,7 +184,6 @@ fn must_keep(
     t: &Transcript,
     selection: &Selection,
     plan: &PinPlan,
-    relied: ReliedOn,
     statements: &[Statement],
     tokens: &dyn TokenCount,
 ) -> Result<(MustKeep, HashSet<String>)> {
@@ -204,7 +213,7 @@ fn must_keep(
     }
     let mut paid = HashSet::new();
     let mut groups: Vec<(String, usize)> = Vec::new();
-    for p in plan.pins.iter().filter(|p| must_keep_pin(p, relied)) {
+    for p in plan.pins.iter().filter(|p| must_keep_pin(p, mode.relied)) {
         let mut n = pin_tokens(p, tokens)?;
         if paid.insert(p.group.clone()) {
             n += header_tokens(&p.group, tokens)?;
@@ -312,9 +321,9 @@ fn attempt(
     evidence: Evidence,
     selection: Selection,
     target: usize,
-    relied: ReliedOn,
     tokens: &dyn TokenCount,
 ) -> Result<Retained> {
+    let relied = mode.relied;
     let prose = evidence.prose.clone();
     let mut plan = pins::plan(
         evidence,
@@ -323,7 +332,7 @@ fn attempt(
         mode.pins_on,
     );
     let statements = classify_statements(inputs, mode, t, selection.tail_start);
-    let (must, paid) = must_keep(mode, t, &selection, &plan, relied, &statements, tokens)?;
+    let (must, paid) = must_keep(mode, t, &selection, &plan, &statements, tokens)?;
     let items = flexible(&plan, relied, &statements, tokens)?;
     let allocation = budget::allocate(target, &must, &items, &paid)?;
     let kept_pins: Vec<bool> = plan

@@ -362,3 +362,95 @@ fn the_two_factors_separate() {
     formats::check_conversation(&kernel_only.request).unwrap();
     formats::check_conversation(&pins_only.request).unwrap();
 }
+
+/// `n` rounds, each reading a host record that the next turn relies on (it
+/// names the host and its port).
+fn relied_on_session(n: usize) -> Value {
+    let mut messages =
+        vec![json!({"role": "user", "content": "Mission: check every host before the rollout."})];
+    for r in 0..n {
+        let mut content = Vec::new();
+        if r > 0 {
+            let text = format!(
+                "Host H-{} answers on port {}; next one.",
+                r - 1,
+                8000 + r - 1
+            );
+            content.push(json!({"type": "text", "text": text}));
+        }
+        content.push(call(
+            &format!("h{r}"),
+            "get_host",
+            json!({"host_id": format!("H-{r}")}),
+        ));
+        messages.push(json!({"role": "assistant", "content": content}));
+        let record = json!({"host_id": format!("H-{r}"), "port": 8000 + r, "region": format!("eu-west-{r}"), "build": format!("b-{r}-{}", "7".repeat(40))});
+        messages.push(json!({"role": "user", "content": [result(&format!("h{r}"), record)]}));
+    }
+    let last = format!("Host H-{} answers on port {}.", n - 1, 8000 + n - 1);
+    messages.push(json!({"role": "assistant", "content": [{"type": "text", "text": last}]}));
+    messages.push(json!({"role": "user", "content": "Go on."}));
+    json!({"model": "m", "max_tokens": 100, "system": "You check hosts.", "messages": messages})
+}
+
+fn compact_at(
+    t: &Transcript,
+    policy: &RetentionPolicy,
+) -> continuity_core::error::Result<continuity_core::Compaction> {
+    let kernel = MissionKernel::session(chrono::Utc::now()).unwrap();
+    let mut redactor = Redactor::new(&policy.personal_data).unwrap();
+    compact(
+        &Inputs {
+            transcript: t,
+            input_name: "t",
+            kernel: &kernel,
+            policy,
+            strategy: Strategy::Governed,
+        },
+        chrono::Utc::now(),
+        continuity_test_support::core_summarizer("none").as_mut(),
+        &continuity_test_support::WordCount,
+        &mut redactor,
+    )
+}
+
+#[test]
+fn relied_on_evidence_yields_newest_first_when_it_cannot_all_fit_but_policy_pins_never_do() {
+    let t = parse(&relied_on_session(12));
+    let mut policy = RetentionPolicy::default();
+    policy.compaction.trigger_tokens = 1_000_000;
+    let all = compact_at(&t, &policy).unwrap();
+    assert_eq!(all.report.counts.pins_relied_on_over_budget, 0);
+    let text = all.request.visible_text();
+    assert!(
+        text.contains("host_id=H-0") && text.contains("host_id=H-10"),
+        "{text}"
+    );
+    // A target that holds about half of that evidence.
+    let target = all.report.tokens.after - all.report.tokens.pinned / 2;
+    policy.compaction.trigger_tokens = target;
+    let half = compact_at(&t, &policy).unwrap();
+    assert!(half.report.tokens.after <= target);
+    let yielded = half.report.counts.pins_relied_on_over_budget;
+    assert!(yielded > 0 && yielded < 11, "{yielded}");
+    let text = half.request.visible_text();
+    assert!(text.contains("host_id=H-10"), "the newest is kept: {text}");
+    assert!(!text.contains("host_id=H-0 "), "the oldest yields: {text}");
+    let dropped = half
+        .audit
+        .iter()
+        .filter(|r| r.kind == "pinned_field" && r.decision == Decision::Dropped)
+        .filter(|r| r.rule == "budget.newest_first")
+        .count();
+    assert_eq!(dropped, yielded);
+    // The policy's pins are kept whatever they cost: the same target is refused.
+    let pins = "[evidence.pins]\nget_host = [\"host_id\", \"port\", \"region\", \"build\"]\n";
+    let mut pinned = RetentionPolicy::from_toml(pins, &Source("p".into())).unwrap();
+    pinned.compaction.trigger_tokens = target;
+    let err = compact_at(&t, &pinned).unwrap_err();
+    assert_eq!(err.exit_code(), 5, "{err}");
+    assert!(
+        err.to_string().contains("evidence the policy pins"),
+        "{err}"
+    );
+}
