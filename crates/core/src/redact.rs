@@ -10,6 +10,7 @@
 //! `<withheld:KIND:N>`. Values already withheld upstream are left alone.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use regex::Regex;
 use serde_json::Value;
@@ -163,7 +164,9 @@ pub struct Redaction {
 
 struct Pattern {
     name: String,
-    regex: Regex,
+    /// Shared, not cloned: a cloned `Regex` starts with cold caches, and
+    /// every string of a transcript goes through each pattern.
+    regex: Arc<Regex>,
 }
 
 pub struct Redactor {
@@ -174,7 +177,7 @@ pub struct Redactor {
     /// Values also searched for in free text (not identifier-like).
     propagate: Vec<String>,
     counters: HashMap<String, usize>,
-    known_regex: Option<Regex>,
+    known_regex: Option<Arc<Regex>>,
 }
 
 impl Redactor {
@@ -202,7 +205,7 @@ impl Redactor {
                 Regex::new(&p)
                     .map(|regex| Pattern {
                         name: name.clone(),
-                        regex,
+                        regex: Arc::new(regex),
                     })
                     .map_err(|e| Error::Internal(format!("personal-data pattern {name}: {e}")))
             })
@@ -449,7 +452,7 @@ impl Redactor {
         }
     }
 
-    fn known_regex(&mut self) -> Option<&Regex> {
+    fn known_regex(&mut self) -> Option<&Arc<Regex>> {
         if self.known_regex.is_none() && !self.propagate.is_empty() {
             let mut values: Vec<&String> = self.propagate.iter().collect();
             values.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
@@ -469,7 +472,7 @@ impl Redactor {
             if alternatives.is_empty() {
                 return None;
             }
-            self.known_regex = Regex::new(&alternatives.join("|")).ok();
+            self.known_regex = Regex::new(&alternatives.join("|")).ok().map(Arc::new);
         }
         self.known_regex.as_ref()
     }
