@@ -14,7 +14,10 @@ from continuity import Compaction, KernelLike, PolicyLike, SummarizerLike, Token
 class Compactor:
     """Compacts request bodies, continuing one policy-pin run (sequence 1,
     2, …) across calls. ``compactions`` lists every
-    :class:`continuity.Compaction` made (reports, audits, pins)."""
+    :class:`continuity.Compaction` made (reports, audits, pins).
+    ``input_name`` defaults to the hook's ``INPUT_NAME``."""
+
+    INPUT_NAME = "<hook>"
 
     def __init__(
         self,
@@ -24,7 +27,7 @@ class Compactor:
         strategy: str = "governed",
         summarizer: SummarizerLike = "extractive",
         tokenizer: TokenizerLike = None,
-        input_name: str,
+        input_name: Optional[str] = None,
     ) -> None:
         k = continuity.as_kernel(kernel)
         if k is None:
@@ -34,7 +37,7 @@ class Compactor:
         self.strategy = strategy
         self.summarizer = continuity.as_summarizer(summarizer)
         self.tokenizer = continuity.as_tokenizer(tokenizer)
-        self.input_name = input_name
+        self.input_name = input_name or self.INPUT_NAME
         self.compactions: list[Compaction] = []
         self._lock = threading.Lock()
 

@@ -41,17 +41,7 @@ class MessageCompactor(Compactor):
     fires on them (or ``force``), else returned unchanged. ``compactions``
     holds every :class:`continuity.Compaction` made."""
 
-    def __init__(
-        self,
-        kernel: KernelLike,
-        policy: PolicyLike = None,
-        *,
-        strategy: str = "governed",
-        summarizer: SummarizerLike = "extractive",
-        tokenizer: TokenizerLike = None,
-        input_name: str = "<langchain>",
-    ) -> None:
-        super().__init__(kernel, policy, strategy=strategy, summarizer=summarizer, tokenizer=tokenizer, input_name=input_name)
+    INPUT_NAME = "<langchain>"
 
     def would_trigger(self, messages: Sequence[BaseMessage]) -> bool:
         return self.request_would_trigger(to_request(messages))

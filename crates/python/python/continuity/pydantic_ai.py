@@ -46,17 +46,7 @@ class HistoryCompactor(Compactor):
     :class:`continuity.Compaction` it made (reports, audits, pins).
     """
 
-    def __init__(
-        self,
-        kernel: KernelLike,
-        policy: PolicyLike = None,
-        *,
-        strategy: str = "governed",
-        summarizer: SummarizerLike = "extractive",
-        tokenizer: TokenizerLike = None,
-        input_name: str = "<pydantic-ai>",
-    ) -> None:
-        super().__init__(kernel, policy, strategy=strategy, summarizer=summarizer, tokenizer=tokenizer, input_name=input_name)
+    INPUT_NAME = "<pydantic-ai>"
 
     def compact(self, messages: list[ModelMessage], *, force: bool = False) -> list[ModelMessage]:
         """The history compacted when the trigger fires (or ``force``)."""
