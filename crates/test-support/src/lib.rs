@@ -172,9 +172,8 @@ pub fn run(
 }
 
 /// [`run`] at the policy's target, or, when that target is below what must
-/// be kept, at the smallest target the run accepts: real coding sessions
-/// keep more tool evidence (whole file writes among it) than the default
-/// target holds.
+/// be kept (instructions, mission, policy pins and the last turn), at the
+/// smallest target the run accepts.
 pub fn run_fitting(
     t: &Transcript,
     kernel: &MissionKernel,
