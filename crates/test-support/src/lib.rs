@@ -127,15 +127,16 @@ pub fn core_summarizer(name: &str) -> Box<dyn Summarizer> {
     }
 }
 
-/// One compaction with a fresh redactor, counted by `tokens`.
-pub fn run_with(
+/// One compaction with a fresh redactor, counted by `tokens`; its error
+/// as the library returns it.
+fn try_run(
     t: &Transcript,
     kernel: &MissionKernel,
     policy: &RetentionPolicy,
     strategy: Strategy,
     summarizer: &mut dyn Summarizer,
     tokens: &dyn TokenCount,
-) -> Compaction {
+) -> Result<Compaction, Error> {
     let mut redactor = Redactor::new(&policy.personal_data).expect("redactor");
     compact(
         &Inputs {
@@ -150,7 +151,19 @@ pub fn run_with(
         tokens,
         &mut redactor,
     )
-    .unwrap_or_else(|e| panic!("compaction failed: {e}"))
+}
+
+/// One compaction with a fresh redactor, counted by `tokens`.
+pub fn run_with(
+    t: &Transcript,
+    kernel: &MissionKernel,
+    policy: &RetentionPolicy,
+    strategy: Strategy,
+    summarizer: &mut dyn Summarizer,
+    tokens: &dyn TokenCount,
+) -> Compaction {
+    try_run(t, kernel, policy, strategy, summarizer, tokens)
+        .unwrap_or_else(|e| panic!("compaction failed: {e}"))
 }
 
 /// [`run_with`] a core summarizer and [`WordCount`].
@@ -183,23 +196,11 @@ pub fn run_fitting(
 ) -> Compaction {
     let mut policy = policy.clone();
     for _ in 0..3 {
-        let mut redactor = Redactor::new(&policy.personal_data).expect("redactor");
-        let outcome = compact(
-            &Inputs {
-                transcript: t,
-                input_name: "test",
-                kernel,
-                policy: &policy,
-                strategy,
-            },
-            chrono::Utc::now(),
-            core_summarizer(summarizer).as_mut(),
-            &WordCount,
-            &mut redactor,
-        );
+        let mut s = core_summarizer(summarizer);
+        let outcome = try_run(t, kernel, &policy, strategy, s.as_mut(), &WordCount);
         match outcome {
             Ok(c) => return c,
-            Err(continuity_core::error::Error::OverBudget { must_keep, .. }) => {
+            Err(Error::OverBudget { must_keep, .. }) => {
                 policy.compaction.trigger_tokens = must_keep + must_keep / 20 + 16;
             }
             Err(e) => panic!("compaction failed: {e}"),
