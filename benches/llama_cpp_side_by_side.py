@@ -6,7 +6,7 @@ token ids and the same thread count.
     cargo build --release
     /tmp/llvenv/bin/python benches/llama_cpp_side_by_side.py [--models smollm2-135m qwen2.5-0.5b]
         [--sizes 1536 6144] [--decode 64] [--threads 2] [--repeats 1] [--markdown FILE]
-        [--cpu avx2|vnni|avx512|scalar]
+        [--cpu avx2|vnni|avx512|scalar] [--repack] [--kv-check]
 
 Same-ISA runs (`--cpu avx2`): continuity runs with `CONTINUITY_CPU=avx2`, and
 the llama.cpp of the venv must be built for that level, e.g.
@@ -29,7 +29,8 @@ gguf_tokenizer.rs). Each side then runs in its own child process:
 * llama.cpp (llama-cpp-python): prefill of the ids in one `eval` (n_batch 512),
   then `--decode` greedy steps, one `eval` per token; its default settings
   otherwise (f16 KV cache, no flash attention), with weight repacking off
-  (`use_extra_bufts = False`: it crashes on this machine's CPU);
+  (`use_extra_bufts = False`: it crashed on this machine's AVX-512 build;
+  `--repack` turns it on);
 * continuity: `target/release/continuity generate --prompt-ids ... --ignore-stop --json`.
 
 Prefill tok/s = prompt tokens / prefill wall time; decode tok/s = (generated
@@ -79,7 +80,7 @@ def prompt_ids(path, size):
     return ids
 
 
-def child_llama(path, ids_file, decode, threads):
+def child_llama(path, ids_file, decode, threads, kv, repack):
     """Runs in a child process; prints one JSON line."""
     import numpy as np
     import llama_cpp
@@ -89,15 +90,18 @@ def child_llama(path, ids_file, decode, threads):
 
     def params():
         p = default()
-        p.use_extra_bufts = False
+        p.use_extra_bufts = repack
         return p
 
     llama_cpp.llama.llama_cpp.llama_model_default_params = params
     with open(ids_file) as f:
         ids = json.load(f)
     t = time.perf_counter()
+    # GGML_TYPE_F32 = 0, GGML_TYPE_F16 = 1 (llama.cpp's default KV cache).
+    kv_type = {"f32": 0, "f16": 1}[kv]
     llm = Llama(model_path=path, n_ctx=len(ids) + decode + 16, n_threads=threads,
-                n_threads_batch=threads, n_batch=512, n_ubatch=512, verbose=False, seed=0)
+                n_threads_batch=threads, n_batch=512, n_ubatch=512, verbose=False, seed=0,
+                type_k=kv_type, type_v=kv_type)
     load_ms = (time.perf_counter() - t) * 1e3
     n_vocab = llm.n_vocab()
 
@@ -180,13 +184,19 @@ def measure(cmd, env=None):
     return result
 
 
+def common_prefix(a, b):
+    """How many leading greedy ids two runs share."""
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+
+
 def tok_s(n, ms):
     return n * 1e3 / ms if ms > 0 else 0.0
 
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--child-llama":
-        child_llama(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
+        child_llama(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6],
+                    sys.argv[7] == "repack")
         return
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--models", nargs="+", default=["smollm2-135m", "qwen2.5-0.5b"])
@@ -196,6 +206,11 @@ def main():
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--binary", default=os.path.join(ROOT, "target/release/continuity"))
     ap.add_argument("--markdown", help="also write the table to this file")
+    ap.add_argument("--repack", action="store_true",
+                    help="let llama.cpp repack weights (use_extra_bufts; off by default: it crashed on AVX-512)")
+    ap.add_argument("--kv-check", action="store_true",
+                    help="also run llama.cpp once with an f32 KV cache: greedy ids of its f16 run against its "
+                         "f32 run, and ours against the f32 run")
     ap.add_argument("--cpu", choices=sorted(ABOVE), help="restrict both sides to this kernel level "
                     "(continuity: CONTINUITY_CPU; llama.cpp: checked against its build)")
     args = ap.parse_args()
@@ -224,9 +239,12 @@ def main():
                 env_threads = {"RAYON_NUM_THREADS": str(args.threads)}
                 os.environ.update(env_threads)
                 ours_env.update(env_threads)
+                def llama_cmd(kv):
+                    return [sys.executable, os.path.abspath(__file__), "--child-llama", path, ids_file,
+                            str(args.decode), str(args.threads), kv, "repack" if args.repack else "plain"]
+
                 for _ in range(args.repeats):
-                    llama_runs.append(measure([sys.executable, os.path.abspath(__file__), "--child-llama",
-                                               path, ids_file, str(args.decode), str(args.threads)]))
+                    llama_runs.append(measure(llama_cmd("f16")))
                     ours_runs.append(measure([args.binary, "generate", "--model", name, "--model-path", path,
                                               "--prompt-ids", ids_file, "--max-new-tokens", str(args.decode),
                                               "--ignore-stop", "--json"], ours_env))
@@ -241,26 +259,36 @@ def main():
                 lm = med(llama_runs, lambda r: r["peak_rss_bytes"])
                 om = med(ours_runs, lambda r: r["peak_rss_bytes"])
                 a, b = llama_runs[0]["generated_ids"], ours_runs[0]["generated_ids"]
-                same = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+                same = common_prefix(a, b)
                 row = dict(model=name, tokens=size, llama_prefill=lp, ours_prefill=op, llama_decode=ld,
                            ours_decode=od, llama_mib=lm / 2**20, ours_mib=om / 2**20, same_prefix=same,
                            n=len(a))
+                if args.kv_check:
+                    f32 = measure(llama_cmd("f32"))["generated_ids"]
+                    row["llama_f16_f32"] = common_prefix(a, f32)
+                    row["ours_f32"] = common_prefix(b, f32)
                 rows.append(row)
                 print(f"{name} {size}: prefill {op:.1f} vs {lp:.1f} tok/s ({op / lp:.2f}x), "
                       f"decode {od:.1f} vs {ld:.1f} tok/s ({od / ld:.2f}x), "
-                      f"peak {om / 2**20:.0f} vs {lm / 2**20:.0f} MiB; greedy ids equal for {same}/{len(a)}",
+                      f"peak {om / 2**20:.0f} vs {lm / 2**20:.0f} MiB; greedy ids equal for {same}/{len(a)}"
+                      + (f"; llama.cpp f16 vs f32 KV {row['llama_f16_f32']}/{len(a)}, ours vs its f32 "
+                         f"{row['ours_f32']}/{len(a)}" if args.kv_check else ""),
                       file=sys.stderr, flush=True)
 
     lines = [
         f"| model | prompt tokens | prefill tok/s candle | llama.cpp | ratio | decode tok/s candle | llama.cpp | ratio | peak MiB candle | llama.cpp | ratio | greedy ids equal |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
+    if args.kv_check:
+        lines[0] += " llama.cpp f16 vs f32 KV | ours vs llama.cpp f32 KV |"
+        lines[1] += "---:|---:|"
     for r in rows:
+        kv_cells = f" {r['llama_f16_f32']}/{r['n']} | {r['ours_f32']}/{r['n']} |" if args.kv_check else ""
         lines.append(
             f"| {r['model']} | {r['tokens']} | {r['ours_prefill']:.1f} | {r['llama_prefill']:.1f} | "
             f"{r['ours_prefill'] / r['llama_prefill']:.2f} | {r['ours_decode']:.1f} | {r['llama_decode']:.1f} | "
             f"{r['ours_decode'] / r['llama_decode']:.2f} | {r['ours_mib']:.0f} | {r['llama_mib']:.0f} | "
-            f"{r['ours_mib'] / r['llama_mib']:.2f} | {r['same_prefix']}/{r['n']} |"
+            f"{r['ours_mib'] / r['llama_mib']:.2f} | {r['same_prefix']}/{r['n']} |" + kv_cells
         )
     table = "\n".join(lines) + "\n"
     print(table, end="")

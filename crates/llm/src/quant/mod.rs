@@ -466,7 +466,7 @@ impl Acts {
     /// `m` rows of `k` values quantized as `format`'s kernels read them.
     pub fn quantize(format: Format, x: &[f32], m: usize, k: usize, kernel: Kernel) -> Self {
         if format.is_k() {
-            Acts::Q8K(QActsK::quantize(x, m, k))
+            Acts::Q8K(QActsK::quantize(x, m, k, kernel))
         } else {
             Acts::Q8(QActs::quantize(x, m, k, kernel))
         }
@@ -545,7 +545,8 @@ pub struct QActsK {
 
 impl QActsK {
     /// Quantize `m` rows of `k` values (`k` a multiple of 256).
-    pub fn quantize(x: &[f32], m: usize, k: usize) -> Self {
+    pub fn quantize(x: &[f32], m: usize, k: usize, kernel: Kernel) -> Self {
+        let kernel = kernel.or_scalar();
         let nb = k / QK_K;
         let mut a = QActsK {
             m,
@@ -565,7 +566,15 @@ impl QActsK {
                     .zip(a.sums32.chunks_exact_mut(8)),
             );
         for (((xb, qb), d), (bsums, sums32)) in blocks {
-            *d = scalar::quantize_block_k(xb, qb);
+            *d = match kernel {
+                #[cfg(target_arch = "x86_64")]
+                Kernel::Avx2 | Kernel::AvxVnni | Kernel::Avx512 => {
+                    // SAFETY: the CPU has AVX2 (every SIMD level needs it,
+                    // checked above); both slices hold 256 values.
+                    unsafe { x86::quantize_block_k(xb, qb) }
+                }
+                _ => scalar::quantize_block_k(xb, qb),
+            };
             for (j, s) in bsums.iter_mut().enumerate() {
                 *s = qb[16 * j..16 * j + 16].iter().map(|&q| q as i16).sum();
             }

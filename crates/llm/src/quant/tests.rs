@@ -366,6 +366,33 @@ fn activation_quantization_is_the_same_on_every_kernel() {
 }
 
 #[test]
+fn q8k_activation_quantization_is_the_same_on_every_kernel() {
+    let mut rng = Rng(17);
+    let mut x = rng.vec(256 * 6);
+    // An all-zero super-block, a tiny one, and ties of magnitude with both
+    // signs (the first one sets the scale's sign).
+    x[..256].iter_mut().for_each(|v| *v = 0.0);
+    x[256..512].iter_mut().for_each(|v| *v *= 1e-30);
+    x[600] = 3.0;
+    x[700] = -3.0;
+    x[1000] = -2.0;
+    x[1001] = 2.0;
+    // Values halfway between two quants (round half to even).
+    x[1280] = 127.0;
+    for (i, v) in x[1281..1536].iter_mut().enumerate() {
+        *v = i as f32 * 0.5 - 60.0;
+    }
+    let want = QActsK::quantize(&x, 2, 768, Kernel::Scalar);
+    for kernel in kernels() {
+        let got = QActsK::quantize(&x, 2, 768, kernel);
+        assert_eq!(got.qs, want.qs, "{kernel:?}");
+        assert_eq!(got.d, want.d, "{kernel:?}");
+        assert_eq!(got.bsums, want.bsums, "{kernel:?}");
+        assert_eq!(got.sums32, want.sums32, "{kernel:?}");
+    }
+}
+
+#[test]
 fn q8k_activations_are_ggml_s() {
     let mut rng = Rng(5);
     let mut x = rng.vec(3 * 256);
@@ -373,7 +400,7 @@ fn q8k_activations_are_ggml_s() {
     // The largest magnitude of super-block 1 maps to -127 whatever its
     // sign (ggml's `iscale = -127 / max`); here `d` comes out positive.
     x[300] = -5.0;
-    let a = QActsK::quantize(&x, 1, 768);
+    let a = QActsK::quantize(&x, 1, 768, Kernel::Scalar);
     assert_eq!((a.m, a.nb), (1, 3));
     assert_eq!(a.d[0], 0.0);
     assert!(a.qs[..256].iter().all(|&q| q == 0));

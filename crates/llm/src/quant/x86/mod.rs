@@ -69,6 +69,54 @@ pub unsafe fn quantize_block(x: &[f32], q: &mut [i8]) -> (f32, i32) {
     (d, sum)
 }
 
+/// [`super::scalar::quantize_block_k`] with AVX2; bit-identical to it (the
+/// scalar one rounds through libm's `rintf`, a call per value in a build
+/// without SSE4.1).
+///
+/// # Safety
+/// The CPU supports AVX2; `x` and `q` hold at least 256 values.
+#[target_feature(enable = "avx2,fma,f16c")]
+pub unsafe fn quantize_block_k(x: &[f32], q: &mut [i8]) -> f32 {
+    debug_assert!(x.len() >= 256 && q.len() >= 256);
+    let p = x.as_ptr();
+    let sign = _mm256_set1_ps(-0.0);
+    let mut mx = _mm256_setzero_ps();
+    for i in 0..32 {
+        // max(|v|, mx) keeps mx where v is NaN, as the scalar comparison skips it.
+        mx = _mm256_max_ps(_mm256_andnot_ps(sign, _mm256_loadu_ps(p.add(8 * i))), mx);
+    }
+    let m4 = _mm_max_ps(_mm256_extractf128_ps::<1>(mx), _mm256_castps256_ps128(mx));
+    let m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+    let amax = _mm_cvtss_f32(_mm_max_ss(m4, _mm_movehdup_ps(m4)));
+    if amax == 0.0 {
+        q[..256].fill(0);
+        return 0.0;
+    }
+    // The first value of largest magnitude gives the sign, as in the scalar loop.
+    let max = x[..256]
+        .iter()
+        .copied()
+        .find(|v| v.abs() == amax)
+        .unwrap_or(amax);
+    let iscale = -127.0 / max;
+    let mul = _mm256_set1_ps(iscale);
+    let top = _mm256_set1_epi32(127);
+    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    for i in 0..8 {
+        let round = |j: usize| {
+            let v = _mm256_mul_ps(mul, _mm256_loadu_ps(p.add(32 * i + 8 * j)));
+            let r = _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(v);
+            _mm256_min_epi32(_mm256_cvtps_epi32(r), top)
+        };
+        let a = _mm256_packs_epi32(round(0), round(1));
+        let b = _mm256_packs_epi32(round(2), round(3));
+        // packs work per 128-bit lane; put the 4-byte groups back in order.
+        let c = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(a, b), order);
+        _mm256_storeu_si256(q.as_mut_ptr().add(32 * i) as *mut __m256i, c);
+    }
+    1.0 / iscale
+}
+
 /// `acc + ` the sums of 4 products `u8 * i8` in each i32 lane (AVX-VNNI
 /// `vpdpbusd`). `_mm256_dpbusd_avx_epi32` is stable only since Rust 1.89
 /// (our MSRV is 1.85): the same instruction by asm.
