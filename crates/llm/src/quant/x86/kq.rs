@@ -7,6 +7,8 @@
 //!
 //! * AVX2: products summed in i16 (Q4_K: 8 groups of pairs <= 30,480; Q6_K,
 //!   values 0..63: 2 groups <= 32,004), then `vpmaddwd` with the scales.
+//!   Q4_K unpacks one sub-block (8 registers) at a time and runs the rows
+//!   over it, so nothing spills.
 //! * VNNI levels: `vpdpbusd` in i32, then `vpmulld` with the scales.
 //!
 //! Q6_K's values are stored as `q + 32` (0..63); `32 * scale * sum(x)` per
@@ -133,22 +135,11 @@ macro_rules! kq_kernels {
                 out
             }
 
-            /// Q4_K: the 8 rows' (sum of scale x dot, sum of min x sum(x))
-            /// of one super-block against activation super-block `a`.
+            /// Q4_K: the 8 rows' sum of min x sum(x) of one super-block
+            /// against activation super-block `a`.
             #[inline]
             #[target_feature(enable = $feat)]
-            unsafe fn q4k_sums(
-                p: *const u8,
-                w: &[[__m256i; 8]],
-                sc: &[__m256i; 8],
-                acts: &QActsK,
-                a: usize,
-            ) -> (__m256i, __m256i) {
-                let x = acts.qs.as_ptr().add(a * QK_K) as *const i32;
-                let mut sumi = _mm256_setzero_si256();
-                for (s, ws) in w.iter().enumerate() {
-                    sumi = _mm256_add_epi32(sumi, scaled_dot(ws, x.add(8 * s), 0..8, sc[s], 8));
-                }
+            unsafe fn q4k_mins(p: *const u8, acts: &QActsK, a: usize) -> __m256i {
                 let ys = acts.sums32.as_ptr().add(a * 8) as *const i32;
                 let mut summ = _mm256_setzero_si256();
                 for pr in 0..4 {
@@ -156,7 +147,7 @@ macro_rules! kq_kernels {
                     let y = _mm256_set1_epi32(ys.add(pr).read_unaligned());
                     summ = _mm256_add_epi32(summ, _mm256_madd_epi16(_mm256_cvtepu8_epi16(mn), y));
                 }
-                (sumi, summ)
+                summ
             }
 
             /// Q6_K: the 8 rows' sum of scale x dot (values `q - 32`) of one
@@ -224,13 +215,21 @@ macro_rules! kq_kernels {
                     if F == Q4K {
                         let dmw =
                             _mm256_cvtph_ps(_mm_loadu_si128(p.add(Q4K_DMIN) as *const __m128i));
-                        let w: [[__m256i; 8]; 8] =
-                            std::array::from_fn(|s| nibbles(p.add(Q4K_QS + 128 * s)));
-                        let sc: [__m256i; 8] =
-                            std::array::from_fn(|s| scales(p.add(Q4K_SCALES + 8 * s), false));
+                        // Sub-block outer, rows inner: 8 weight registers
+                        // live at a time, not 64 (which spilled).
+                        for s in 0..QK_K / 32 {
+                            let w = nibbles(p.add(Q4K_QS + 128 * s));
+                            let sc = scales(p.add(Q4K_SCALES + 8 * s), false);
+                            for (c, si) in sumi.iter_mut().enumerate() {
+                                let x = acts.qs.as_ptr().add(((t0 + c) * nb + b) * QK_K + 32 * s);
+                                let d = scaled_dot(&w, x as *const i32, 0..8, sc, 8);
+                                *si = _mm256_add_epi32(*si, d);
+                            }
+                        }
                         for c in 0..C {
                             let a = (t0 + c) * nb + b;
-                            let (si, sm) = q4k_sums(p, &w, &sc, acts, a);
+                            let si = sumi[c];
+                            let sm = q4k_mins(p, acts, a);
                             let dy = _mm256_set1_ps(acts.d[a]);
                             acc[c] = _mm256_fmadd_ps(
                                 _mm256_mul_ps(dw, dy),

@@ -7,17 +7,22 @@
 //!
 //! * VNNI levels: `vpdpbusd` sums 4 products per lane in i32; Q8_0 runs as
 //!   `w + 128` (unsigned) with `128 * sum(x)` taken out.
-//! * AVX2: `vpmaddubsw` sums pairs of products in i16 and the value groups
-//!   are added in i16 before one `vpmaddwd` widens them: exact, because
-//!   `|x| <= 127` bounds a Q4 pair by 3,810 (8 groups: 30,480) and a Q5 pair
-//!   by 7,874 (4 groups: 31,496). Q8_0 uses ggml's sign trick (`|w|` times
-//!   `x` with `w`'s sign) and widens every group.
+//! * AVX2: `vpmaddubsw` sums pairs of products in i16 and each half block's
+//!   4 value groups are added in i16 before one `vpmaddwd` widens them:
+//!   exact, because `|x| <= 127` bounds a Q5 pair by 7,874 (4 groups:
+//!   31,496). The Q4 and Q5 formats unpack half a block at a time and run
+//!   [`HALF_TOKENS`] activation rows over it: 4 weight registers instead of
+//!   8 leave room for 8 rows' block dots, so the unpack is paid once per 8
+//!   rows and nothing spills. Q8_0 uses ggml's sign trick (`|w|` times `x`
+//!   with `w`'s sign) and widens every group.
 //!
 //! Every level computes the same integer block dot and the same float
 //! operations in the same order, so all three give bit-identical outputs.
 
 /// Activation rows per pass.
 pub const TOKENS: usize = 4;
+/// Activation rows per pass of the AVX2 half-block kernel (Q4, Q5).
+pub const HALF_TOKENS: usize = 8;
 
 const MADDUBS: u8 = 0;
 const VEX: u8 = 1;
@@ -31,7 +36,7 @@ macro_rules! r8_kernels {
             use super::super::super::r8::{group_block_bytes, offsets, GROUP};
             use super::super::super::{Dst, Format, QActs, QK};
             use super::super::{dpbusd_evex, dpbusd_vex, format_of, Q4_1, Q5_0, Q5_1, Q8_0};
-            use super::{MADDUBS, TOKENS, VEX};
+            use super::{HALF_TOKENS, MADDUBS, TOKENS, VEX};
 
             const DOT: u8 = super::$dot;
 
@@ -94,6 +99,132 @@ macro_rules! r8_kernels {
                 w
             }
 
+            /// Value groups `4H .. 4H + 4` of one group block (Q4, Q5):
+            /// unsigned values.
+            #[inline]
+            #[target_feature(enable = $feat)]
+            unsafe fn unpack_half<const F: u8, const H: usize>(p: *const u8) -> [__m256i; 4] {
+                let (_, qh_off, qs_off) = offsets(format_of(F));
+                let qs = p.add(qs_off + 64 * H);
+                let low = _mm256_set1_epi8(0x0F);
+                let v0 = _mm256_loadu_si256(qs as *const __m256i);
+                let v1 = _mm256_loadu_si256(qs.add(32) as *const __m256i);
+                let mut w = [
+                    _mm256_and_si256(v0, low),
+                    _mm256_and_si256(_mm256_srli_epi16::<4>(v0), low),
+                    _mm256_and_si256(v1, low),
+                    _mm256_and_si256(_mm256_srli_epi16::<4>(v1), low),
+                ];
+                if F == Q5_0 || F == Q5_1 {
+                    // As in `unpack`: value group j's fifth bit to bit 4.
+                    let h = _mm256_loadu_si256(p.add(qh_off) as *const __m256i);
+                    let hb = if H == 0 {
+                        [
+                            _mm256_slli_epi16::<4>(h),
+                            _mm256_slli_epi16::<3>(h),
+                            _mm256_slli_epi16::<2>(h),
+                            _mm256_slli_epi16::<1>(h),
+                        ]
+                    } else {
+                        [
+                            h,
+                            _mm256_srli_epi16::<1>(h),
+                            _mm256_srli_epi16::<2>(h),
+                            _mm256_srli_epi16::<3>(h),
+                        ]
+                    };
+                    let bit = _mm256_set1_epi8(0x10);
+                    for (wj, hj) in w.iter_mut().zip(hb) {
+                        *wj = _mm256_or_si256(*wj, _mm256_and_si256(hj, bit));
+                    }
+                }
+                w
+            }
+
+            /// The 8 rows' integer dots of half a block with the 16
+            /// activation values at `x` (AVX2).
+            #[inline]
+            #[target_feature(enable = $feat)]
+            unsafe fn half_dot(w: &[__m256i; 4], x: *const i32) -> __m256i {
+                let xb = |j: usize| _mm256_set1_epi32(x.add(j).read_unaligned());
+                let mut s = _mm256_maddubs_epi16(w[0], xb(0));
+                for (j, wj) in w.iter().enumerate().skip(1) {
+                    s = _mm256_add_epi16(s, _mm256_maddubs_epi16(*wj, xb(j)));
+                }
+                _mm256_madd_epi16(s, _mm256_set1_epi16(1))
+            }
+
+            /// [`group`] for the Q4 and Q5 formats under AVX2, half a block
+            /// unpacked at a time: the same integer block dots and float
+            /// operations, so the same outputs.
+            #[inline]
+            #[target_feature(enable = $feat)]
+            unsafe fn group_halves<const F: u8, const C: usize>(
+                g: *const u8,
+                acts: &QActs,
+                t0: usize,
+                dst: Dst,
+                col: usize,
+            ) {
+                let nb = acts.nb;
+                let gb = group_block_bytes(format_of(F));
+                let has_min = F == Q4_1 || F == Q5_1;
+                let (m_off, _, _) = offsets(format_of(F));
+                let (qs, ad, asum, ais) = (
+                    acts.qs.as_ptr(),
+                    acts.d.as_ptr(),
+                    acts.s.as_ptr(),
+                    acts.isum.as_ptr(),
+                );
+                let mut acc = [_mm256_setzero_ps(); C];
+                let mut accm = [_mm256_setzero_ps(); C];
+                for b in 0..nb {
+                    let p = g.add(b * gb);
+                    let x = |c: usize, h: usize| {
+                        qs.add(((t0 + c) * nb + b) * QK + 16 * h) as *const i32
+                    };
+                    let w = unpack_half::<F, 0>(p);
+                    let mut dot = [_mm256_setzero_si256(); C];
+                    for (c, d) in dot.iter_mut().enumerate() {
+                        *d = half_dot(&w, x(c, 0));
+                    }
+                    let w = unpack_half::<F, 1>(p);
+                    for (c, d) in dot.iter_mut().enumerate() {
+                        *d = _mm256_add_epi32(*d, half_dot(&w, x(c, 1)));
+                    }
+                    let dw = _mm256_cvtph_ps(_mm_loadu_si128(p as *const __m128i));
+                    let mw = if has_min {
+                        _mm256_cvtph_ps(_mm_loadu_si128(p.add(m_off) as *const __m128i))
+                    } else {
+                        _mm256_setzero_ps()
+                    };
+                    for c in 0..C {
+                        let a = (t0 + c) * nb + b;
+                        let mut d = dot[c];
+                        if F == Q5_0 {
+                            // The offset of 16: 16 * sum(q_x), exact.
+                            d = _mm256_sub_epi32(
+                                d,
+                                _mm256_slli_epi32::<4>(_mm256_set1_epi32(*ais.add(a))),
+                            );
+                        }
+                        let scale = _mm256_mul_ps(dw, _mm256_set1_ps(*ad.add(a)));
+                        acc[c] = _mm256_fmadd_ps(scale, _mm256_cvtepi32_ps(d), acc[c]);
+                        if has_min {
+                            accm[c] = _mm256_fmadd_ps(mw, _mm256_set1_ps(*asum.add(a)), accm[c]);
+                        }
+                    }
+                }
+                for c in 0..C {
+                    let v = if has_min {
+                        _mm256_add_ps(acc[c], accm[c])
+                    } else {
+                        acc[c]
+                    };
+                    _mm256_storeu_ps(dst.out.add((t0 + c) * dst.n + col), v);
+                }
+            }
+
             /// The 8 rows' integer block dots with one activation block `x`.
             #[inline]
             #[target_feature(enable = $feat)]
@@ -112,32 +243,13 @@ macro_rules! r8_kernels {
                     }
                     return _mm256_add_epi32(d0, d1);
                 }
-                match F {
-                    Q8_0 => {
-                        let mut d = _mm256_setzero_si256();
-                        for j in 0..8 {
-                            let p = _mm256_maddubs_epi16(wa[j], _mm256_sign_epi8(xb(j), w[j]));
-                            d = _mm256_add_epi32(d, _mm256_madd_epi16(p, ones));
-                        }
-                        d
-                    }
-                    Q4_1 => {
-                        let mut s = _mm256_maddubs_epi16(w[0], xb(0));
-                        for j in 1..8 {
-                            s = _mm256_add_epi16(s, _mm256_maddubs_epi16(w[j], xb(j)));
-                        }
-                        _mm256_madd_epi16(s, ones)
-                    }
-                    _ => {
-                        let mut s0 = _mm256_maddubs_epi16(w[0], xb(0));
-                        let mut s1 = _mm256_maddubs_epi16(w[4], xb(4));
-                        for j in 1..4 {
-                            s0 = _mm256_add_epi16(s0, _mm256_maddubs_epi16(w[j], xb(j)));
-                            s1 = _mm256_add_epi16(s1, _mm256_maddubs_epi16(w[j + 4], xb(j + 4)));
-                        }
-                        _mm256_add_epi32(_mm256_madd_epi16(s0, ones), _mm256_madd_epi16(s1, ones))
-                    }
+                // AVX2 runs only Q8_0 here (the others: `group_halves`).
+                let mut d = _mm256_setzero_si256();
+                for j in 0..8 {
+                    let p = _mm256_maddubs_epi16(wa[j], _mm256_sign_epi8(xb(j), w[j]));
+                    d = _mm256_add_epi32(d, _mm256_madd_epi16(p, ones));
                 }
+                d
             }
 
             /// One group of 8 rows (at `g`) x `C` activation rows from `t0`;
@@ -215,6 +327,28 @@ macro_rules! r8_kernels {
             ) {
                 let gb = acts.nb * group_block_bytes(format_of(F));
                 let wp = w.as_ptr();
+                if DOT == MADDUBS && F != Q8_0 {
+                    for g in 0..w.len() / gb {
+                        let gp = wp.add(g * gb);
+                        let col = dst.col + g * GROUP;
+                        let mut t = tokens.start;
+                        while t + HALF_TOKENS <= tokens.end {
+                            group_halves::<F, HALF_TOKENS>(gp, acts, t, dst, col);
+                            t += HALF_TOKENS;
+                        }
+                        match tokens.end - t {
+                            7 => group_halves::<F, 7>(gp, acts, t, dst, col),
+                            6 => group_halves::<F, 6>(gp, acts, t, dst, col),
+                            5 => group_halves::<F, 5>(gp, acts, t, dst, col),
+                            4 => group_halves::<F, 4>(gp, acts, t, dst, col),
+                            3 => group_halves::<F, 3>(gp, acts, t, dst, col),
+                            2 => group_halves::<F, 2>(gp, acts, t, dst, col),
+                            1 => group_halves::<F, 1>(gp, acts, t, dst, col),
+                            _ => {}
+                        }
+                    }
+                    return;
+                }
                 for g in 0..w.len() / gb {
                     let gp = wp.add(g * gb);
                     let col = dst.col + g * GROUP;
