@@ -154,75 +154,46 @@ macro_rules! r8_kernels {
                 _mm256_madd_epi16(s, _mm256_set1_epi16(1))
             }
 
-            /// [`group`] for the Q4 and Q5 formats under AVX2, half a block
-            /// unpacked at a time: the same integer block dots and float
-            /// operations, so the same outputs.
+            /// Whether this level runs format `F` half a block at a time
+            /// (AVX2, Q4 and Q5), [`HALF_TOKENS`] rows per pass.
+            const fn by_halves(f: u8) -> bool {
+                DOT == MADDUBS && f != Q8_0
+            }
+
+            /// The 8 rows' integer block dots of group block `p` with
+            /// activation block `b` of rows `t0 .. t0 + C`.
             #[inline]
             #[target_feature(enable = $feat)]
-            unsafe fn group_halves<const F: u8, const C: usize>(
-                g: *const u8,
+            unsafe fn block_dots<const F: u8, const C: usize>(
+                p: *const u8,
                 acts: &QActs,
                 t0: usize,
-                dst: Dst,
-                col: usize,
-            ) {
-                let nb = acts.nb;
-                let gb = group_block_bytes(format_of(F));
-                let has_min = F == Q4_1 || F == Q5_1;
-                let (m_off, _, _) = offsets(format_of(F));
-                let (qs, ad, asum, ais) = (
-                    acts.qs.as_ptr(),
-                    acts.d.as_ptr(),
-                    acts.s.as_ptr(),
-                    acts.isum.as_ptr(),
-                );
-                let mut acc = [_mm256_setzero_ps(); C];
-                let mut accm = [_mm256_setzero_ps(); C];
-                for b in 0..nb {
-                    let p = g.add(b * gb);
-                    let x = |c: usize, h: usize| {
-                        qs.add(((t0 + c) * nb + b) * QK + 16 * h) as *const i32
-                    };
+                b: usize,
+            ) -> [__m256i; C] {
+                let x =
+                    |c: usize| acts.qs.as_ptr().add(((t0 + c) * acts.nb + b) * QK) as *const i32;
+                let mut dot = [_mm256_setzero_si256(); C];
+                if by_halves(F) {
                     let w = unpack_half::<F, 0>(p);
-                    let mut dot = [_mm256_setzero_si256(); C];
                     for (c, d) in dot.iter_mut().enumerate() {
-                        *d = half_dot(&w, x(c, 0));
+                        *d = half_dot(&w, x(c));
                     }
                     let w = unpack_half::<F, 1>(p);
                     for (c, d) in dot.iter_mut().enumerate() {
-                        *d = _mm256_add_epi32(*d, half_dot(&w, x(c, 1)));
+                        *d = _mm256_add_epi32(*d, half_dot(&w, x(c).add(4)));
                     }
-                    let dw = _mm256_cvtph_ps(_mm_loadu_si128(p as *const __m128i));
-                    let mw = if has_min {
-                        _mm256_cvtph_ps(_mm_loadu_si128(p.add(m_off) as *const __m128i))
-                    } else {
-                        _mm256_setzero_ps()
-                    };
-                    for c in 0..C {
-                        let a = (t0 + c) * nb + b;
-                        let mut d = dot[c];
-                        if F == Q5_0 {
-                            // The offset of 16: 16 * sum(q_x), exact.
-                            d = _mm256_sub_epi32(
-                                d,
-                                _mm256_slli_epi32::<4>(_mm256_set1_epi32(*ais.add(a))),
-                            );
-                        }
-                        let scale = _mm256_mul_ps(dw, _mm256_set1_ps(*ad.add(a)));
-                        acc[c] = _mm256_fmadd_ps(scale, _mm256_cvtepi32_ps(d), acc[c]);
-                        if has_min {
-                            accm[c] = _mm256_fmadd_ps(mw, _mm256_set1_ps(*asum.add(a)), accm[c]);
-                        }
-                    }
+                    return dot;
                 }
-                for c in 0..C {
-                    let v = if has_min {
-                        _mm256_add_ps(acc[c], accm[c])
-                    } else {
-                        acc[c]
-                    };
-                    _mm256_storeu_ps(dst.out.add((t0 + c) * dst.n + col), v);
+                let w = unpack::<F>(p);
+                let wa = if F == Q8_0 && DOT == MADDUBS {
+                    w.map(|v| _mm256_sign_epi8(v, v))
+                } else {
+                    w
+                };
+                for (c, d) in dot.iter_mut().enumerate() {
+                    *d = block_dot::<F>(&w, &wa, x(c));
                 }
+                dot
             }
 
             /// The 8 rows' integer block dots with one activation block `x`.
@@ -243,7 +214,7 @@ macro_rules! r8_kernels {
                     }
                     return _mm256_add_epi32(d0, d1);
                 }
-                // AVX2 runs only Q8_0 here (the others: `group_halves`).
+                // AVX2 runs only Q8_0 here (the others: `half_dot`).
                 let mut d = _mm256_setzero_si256();
                 for j in 0..8 {
                     let p = _mm256_maddubs_epi16(wa[j], _mm256_sign_epi8(xb(j), w[j]));
@@ -272,32 +243,22 @@ macro_rules! r8_kernels {
                     Q8_0 if DOT != MADDUBS => 128,
                     _ => 0,
                 };
-                let (qs, ad, asum, ais) = (
-                    acts.qs.as_ptr(),
-                    acts.d.as_ptr(),
-                    acts.s.as_ptr(),
-                    acts.isum.as_ptr(),
-                );
+                let (ad, asum, ais) = (acts.d.as_ptr(), acts.s.as_ptr(), acts.isum.as_ptr());
                 let mut acc = [_mm256_setzero_ps(); C];
                 // The minimum terms are summed apart and added last, as ggml does.
                 let mut accm = [_mm256_setzero_ps(); C];
                 for b in 0..nb {
                     let p = g.add(b * gb);
+                    let dots = block_dots::<F, C>(p, acts, t0, b);
                     let dw = _mm256_cvtph_ps(_mm_loadu_si128(p as *const __m128i));
                     let mw = if has_min {
                         _mm256_cvtph_ps(_mm_loadu_si128(p.add(m_off) as *const __m128i))
                     } else {
                         _mm256_setzero_ps()
                     };
-                    let w = unpack::<F>(p);
-                    let wa = if F == Q8_0 && DOT == MADDUBS {
-                        w.map(|v| _mm256_sign_epi8(v, v))
-                    } else {
-                        w
-                    };
-                    for c in 0..C {
+                    for (c, &dot) in dots.iter().enumerate() {
                         let a = (t0 + c) * nb + b;
-                        let mut dot = block_dot::<F>(&w, &wa, qs.add(a * QK) as *const i32);
+                        let mut dot = dot;
                         if off != 0 {
                             dot = _mm256_sub_epi32(dot, _mm256_set1_epi32(off * *ais.add(a)));
                         }
@@ -327,38 +288,25 @@ macro_rules! r8_kernels {
             ) {
                 let gb = acts.nb * group_block_bytes(format_of(F));
                 let wp = w.as_ptr();
-                if DOT == MADDUBS && F != Q8_0 {
-                    for g in 0..w.len() / gb {
-                        let gp = wp.add(g * gb);
-                        let col = dst.col + g * GROUP;
-                        let mut t = tokens.start;
-                        while t + HALF_TOKENS <= tokens.end {
-                            group_halves::<F, HALF_TOKENS>(gp, acts, t, dst, col);
-                            t += HALF_TOKENS;
-                        }
-                        match tokens.end - t {
-                            7 => group_halves::<F, 7>(gp, acts, t, dst, col),
-                            6 => group_halves::<F, 6>(gp, acts, t, dst, col),
-                            5 => group_halves::<F, 5>(gp, acts, t, dst, col),
-                            4 => group_halves::<F, 4>(gp, acts, t, dst, col),
-                            3 => group_halves::<F, 3>(gp, acts, t, dst, col),
-                            2 => group_halves::<F, 2>(gp, acts, t, dst, col),
-                            1 => group_halves::<F, 1>(gp, acts, t, dst, col),
-                            _ => {}
-                        }
-                    }
-                    return;
-                }
+                let pass = if by_halves(F) { HALF_TOKENS } else { TOKENS };
                 for g in 0..w.len() / gb {
                     let gp = wp.add(g * gb);
                     let col = dst.col + g * GROUP;
                     let mut t = tokens.start;
-                    while t + TOKENS <= tokens.end {
-                        group::<F, TOKENS>(gp, acts, t, dst, col);
-                        t += TOKENS;
+                    while t + pass <= tokens.end {
+                        if by_halves(F) {
+                            group::<F, HALF_TOKENS>(gp, acts, t, dst, col);
+                        } else {
+                            group::<F, TOKENS>(gp, acts, t, dst, col);
+                        }
+                        t += pass;
                     }
                     // The rest in one pass too (speculative checks run 2-4 rows).
                     match tokens.end - t {
+                        7 => group::<F, 7>(gp, acts, t, dst, col),
+                        6 => group::<F, 6>(gp, acts, t, dst, col),
+                        5 => group::<F, 5>(gp, acts, t, dst, col),
+                        4 => group::<F, 4>(gp, acts, t, dst, col),
                         3 => group::<F, 3>(gp, acts, t, dst, col),
                         2 => group::<F, 2>(gp, acts, t, dst, col),
                         1 => group::<F, 1>(gp, acts, t, dst, col),
