@@ -6,7 +6,7 @@ token ids and the same thread count.
     cargo build --release
     /tmp/llvenv/bin/python benches/llama_cpp_side_by_side.py [--models smollm2-135m qwen2.5-0.5b]
         [--sizes 1536 6144] [--decode 64] [--threads 2] [--repeats 1] [--markdown FILE]
-        [--cpu avx2|vnni|avx512|scalar] [--repack] [--kv-check]
+        [--cpu avx2|vnni|avx512|scalar] [--repack] [--kv-check] [--margins]
 
 Same-ISA runs (`--cpu avx2`): continuity runs with `CONTINUITY_CPU=avx2`, and
 the llama.cpp of the venv must be built for that level, e.g.
@@ -39,6 +39,12 @@ prefill logits), timed the same way on both sides. Peak memory is the child's
 maximum resident set size (`wait4`). With --repeats > 1 the sides alternate and
 the medians are reported. Ratios are candle / llama.cpp: above 1 is faster
 (or, for memory, larger).
+
+With --margins, where the greedy ids part, each side runs once more,
+untimed, recording its two highest logits per step (llama.cpp from its
+logits, continuity with `generate --top-logits 2`); the table then shows
+both sides' top-2 gap at the first differing step. A gap below 0.25 is a
+near-tie by the rule of crates/llm/tests/it/agreement.rs.
 """
 import argparse
 import json
@@ -80,8 +86,9 @@ def prompt_ids(path, size):
     return ids
 
 
-def child_llama(path, ids_file, decode, threads, kv, repack):
-    """Runs in a child process; prints one JSON line."""
+def child_llama(path, ids_file, decode, threads, kv, repack, top):
+    """Runs in a child process; prints one JSON line. With `top`, also each
+    step's two highest logits (an untimed diagnostic run)."""
     import numpy as np
     import llama_cpp
     from llama_cpp import Llama
@@ -111,14 +118,27 @@ def child_llama(path, ids_file, decode, threads, kv, repack):
     t = time.perf_counter()
     llm.eval(ids)
     prefill_ms = (time.perf_counter() - t) * 1e3
-    out = [int(np.argmax(last_logits()))]
+    tops = []
+
+    def pick():
+        logits = last_logits()
+        if top:
+            # np.argmax's rule (first index on ties), then the runner-up.
+            first = int(np.argmax(logits))
+            rest = logits.copy()
+            rest[first] = -np.inf
+            second = int(np.argmax(rest))
+            tops.append([[first, float(logits[first])], [second, float(logits[second])]])
+        return int(np.argmax(logits))
+
+    out = [pick()]
     t = time.perf_counter()
     for _ in range(decode - 1):
         llm.eval([out[-1]])
-        out.append(int(np.argmax(last_logits())))
+        out.append(pick())
     decode_ms = (time.perf_counter() - t) * 1e3
     print(json.dumps({"load_ms": load_ms, "prefill_ms": prefill_ms, "decode_ms": decode_ms,
-                      "generated_ids": out, "prompt_tokens": len(ids)}))
+                      "generated_ids": out, "prompt_tokens": len(ids), "top_logits": tops}))
 
 
 # llama.cpp system-info flags above each level (`llama_print_system_info`).
@@ -189,6 +209,21 @@ def common_prefix(a, b):
     return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
 
+def margins_at_first_difference(llama, ours):
+    """Both sides' two highest logits at the first step where their greedy
+    ids differ (each side's ids from its own diagnostic run): a table cell."""
+    a, b = llama["generated_ids"], ours["generated_ids"]
+    d = common_prefix(a, b)
+    if d == min(len(a), len(b)):
+        return "no difference in the diagnostic runs"
+
+    def gap(top):
+        (i1, l1), (i2, l2) = top[d]
+        return f"{i1} over {i2} by {l1 - l2:.3f}"
+
+    return f"step {d}: llama.cpp {gap(llama['top_logits'])}, ours {gap(ours['top_logits'])}"
+
+
 def tok_s(n, ms):
     return n * 1e3 / ms if ms > 0 else 0.0
 
@@ -196,7 +231,7 @@ def tok_s(n, ms):
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--child-llama":
         child_llama(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6],
-                    sys.argv[7] == "repack")
+                    sys.argv[7] == "repack", sys.argv[8:] == ["top"])
         return
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--models", nargs="+", default=["smollm2-135m", "qwen2.5-0.5b"])
@@ -211,6 +246,9 @@ def main():
     ap.add_argument("--kv-check", action="store_true",
                     help="also run llama.cpp once with an f32 KV cache: greedy ids of its f16 run against its "
                          "f32 run, and ours against the f32 run")
+    ap.add_argument("--margins", action="store_true",
+                    help="where the greedy ids part, run each side once more (untimed) and print both "
+                         "sides' two highest logits at the first differing step")
     ap.add_argument("--cpu", choices=sorted(ABOVE), help="restrict both sides to this kernel level "
                     "(continuity: CONTINUITY_CPU; llama.cpp: checked against its build)")
     args = ap.parse_args()
@@ -239,15 +277,17 @@ def main():
                 env_threads = {"RAYON_NUM_THREADS": str(args.threads)}
                 os.environ.update(env_threads)
                 ours_env.update(env_threads)
-                def llama_cmd(kv):
+                def llama_cmd(kv, *extra):
                     return [sys.executable, os.path.abspath(__file__), "--child-llama", path, ids_file,
-                            str(args.decode), str(args.threads), kv, "repack" if args.repack else "plain"]
+                            str(args.decode), str(args.threads), kv, "repack" if args.repack else "plain",
+                            *extra]
 
+                ours_cmd = [args.binary, "generate", "--model", name, "--model-path", path,
+                            "--prompt-ids", ids_file, "--max-new-tokens", str(args.decode),
+                            "--ignore-stop", "--json"]
                 for _ in range(args.repeats):
                     llama_runs.append(measure(llama_cmd("f16")))
-                    ours_runs.append(measure([args.binary, "generate", "--model", name, "--model-path", path,
-                                              "--prompt-ids", ids_file, "--max-new-tokens", str(args.decode),
-                                              "--ignore-stop", "--json"], ours_env))
+                    ours_runs.append(measure(ours_cmd, ours_env))
 
                 def med(runs, f):
                     return statistics.median(f(r) for r in runs)
@@ -267,6 +307,10 @@ def main():
                     f32 = measure(llama_cmd("f32"))["generated_ids"]
                     row["llama_f16_f32"] = common_prefix(a, f32)
                     row["ours_f32"] = common_prefix(b, f32)
+                if args.margins and same < len(a):
+                    row["margins"] = margins_at_first_difference(
+                        measure(llama_cmd("f16", "top")), measure(ours_cmd + ["--top-logits", "2"], ours_env))
+                    print(f"{name} {size}: {row['margins']}", file=sys.stderr, flush=True)
                 rows.append(row)
                 print(f"{name} {size}: prefill {op:.1f} vs {lp:.1f} tok/s ({op / lp:.2f}x), "
                       f"decode {od:.1f} vs {ld:.1f} tok/s ({od / ld:.2f}x), "
@@ -282,6 +326,9 @@ def main():
     if args.kv_check:
         lines[0] += " llama.cpp f16 vs f32 KV | ours vs llama.cpp f32 KV |"
         lines[1] += "---:|---:|"
+    if args.margins:
+        lines[0] += " top-2 logits where the ids part |"
+        lines[1] += "---|"
     for r in rows:
         kv_cells = f" {r['llama_f16_f32']}/{r['n']} | {r['ours_f32']}/{r['n']} |" if args.kv_check else ""
         lines.append(
@@ -289,6 +336,7 @@ def main():
             f"{r['ours_prefill'] / r['llama_prefill']:.2f} | {r['ours_decode']:.1f} | {r['llama_decode']:.1f} | "
             f"{r['ours_decode'] / r['llama_decode']:.2f} | {r['ours_mib']:.0f} | {r['llama_mib']:.0f} | "
             f"{r['ours_mib'] / r['llama_mib']:.2f} | {r['same_prefix']}/{r['n']} |" + kv_cells
+            + (f" {r.get('margins', '—')} |" if args.margins else "")
         )
     table = "\n".join(lines) + "\n"
     print(table, end="")

@@ -61,6 +61,9 @@ pub struct GenerateOptions {
     /// speculation). Used only with greedy sampling, where it cannot change
     /// the output, and on networks that can check a draft in one pass.
     pub lookahead: usize,
+    /// Record this many highest logits at each step ([`Generation::top_logits`]);
+    /// 0 records none. For comparing greedy picks across implementations.
+    pub top_logits: usize,
 }
 
 impl Default for GenerateOptions {
@@ -70,6 +73,7 @@ impl Default for GenerateOptions {
             sampling: SamplingOptions::default(),
             extra_stop_tokens: Vec::new(),
             lookahead: 0,
+            top_logits: 0,
         }
     }
 }
@@ -131,6 +135,10 @@ pub struct Generation {
     pub text: String,
     pub stop: StopReason,
     pub timings: Timings,
+    /// Per sampled token (a final stop token included), the
+    /// [`GenerateOptions::top_logits`] highest (id, logit) pairs the sampler
+    /// saw, highest first; empty when not asked for.
+    pub top_logits: Vec<Vec<(u32, f32)>>,
 }
 
 /// Index of the largest logit; the first one on ties.
@@ -142,6 +150,21 @@ pub fn argmax(logits: &[f32]) -> u32 {
         }
     }
     best as u32
+}
+
+/// The `k` highest logits as (id, logit), highest first; on ties the lower
+/// id first, as [`argmax`] picks it.
+pub fn top_logits(logits: &[f32], k: usize) -> Vec<(u32, f32)> {
+    let mut top: Vec<(u32, f32)> = Vec::with_capacity(k + 1);
+    for (i, &v) in logits.iter().enumerate() {
+        if top.len() == k && top.last().is_none_or(|&(_, w)| v <= w) {
+            continue;
+        }
+        let at = top.partition_point(|&(_, w)| w >= v);
+        top.insert(at, (i as u32, v));
+        top.truncate(k);
+    }
+    top
 }
 
 /// Longest n-gram, in tokens, that [`lookup_draft`] matches.
@@ -302,6 +325,7 @@ pub fn generate_with(
     let t1 = Instant::now();
     let speculate = opts.lookahead > 0 && sampler.greedy && model.network.can_forward_rows();
     let mut tokens: Vec<u32> = Vec::new();
+    let mut top = Vec::new();
     // `rows[i]`: logits after the tokens so far plus `draft[..i]`.
     let mut rows = vec![logits];
     let mut draft: Vec<u32> = Vec::new();
@@ -315,6 +339,9 @@ pub fn generate_with(
             let recent = &tokens[tokens.len().saturating_sub(s.repeat_last_n)..];
             apply_repeat_penalty(&mut logits, recent, s.repeat_penalty);
             ban_repeated_ngrams(&mut logits, &tokens, s.no_repeat_ngram);
+            if opts.top_logits > 0 {
+                top.push(top_logits(&logits, opts.top_logits));
+            }
             next = sampler.sample(logits)?;
             if stops.contains(&next) {
                 break 'decode StopReason::StopToken;
@@ -362,6 +389,7 @@ pub fn generate_with(
         text,
         stop,
         timings,
+        top_logits: top,
     })
 }
 
@@ -403,6 +431,16 @@ mod tests {
     #[test]
     fn argmax_takes_the_first_maximum() {
         assert_eq!(argmax(&[0.0, 2.0, 2.0, 1.0]), 1);
+    }
+
+    #[test]
+    fn top_logits_are_the_highest_first_lower_id_on_ties() {
+        let l = [0.5, 3.0, -1.0, 3.0, 2.0, f32::NEG_INFINITY];
+        assert_eq!(top_logits(&l, 3), vec![(1, 3.0), (3, 3.0), (4, 2.0)]);
+        assert_eq!(top_logits(&l, 1)[0].0, argmax(&l));
+        assert_eq!(top_logits(&l, 0), vec![]);
+        assert_eq!(top_logits(&l, 9).len(), l.len());
+        assert_eq!(top_logits(&[], 2), vec![]);
     }
 
     #[test]

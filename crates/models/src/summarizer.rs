@@ -227,6 +227,7 @@ impl Summarizer for LlmSummarizer {
             },
             extra_stop_tokens: Vec::new(),
             lookahead: settings.lookahead,
+            top_logits: 0,
         };
         let generation = generate_with(model, &prompt, &opts, |m, ids| {
             // Stop once the text holds more than `cap` words: the cap-th word is complete.

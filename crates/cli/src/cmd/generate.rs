@@ -34,6 +34,10 @@ pub struct Args {
     /// output unchanged; 0: one token per pass, as llama.cpp's default)
     #[arg(long, value_name = "N", default_value_t = 0)]
     lookahead: usize,
+    /// With --json: also the N highest logits at each step (greedy margins,
+    /// for comparing picks with another implementation)
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "json")]
+    top_logits: usize,
     /// Print JSON (ids, text, timings) instead of text
     #[arg(long)]
     json: bool,
@@ -61,6 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let opts = GenerateOptions {
         max_new_tokens: args.max_new_tokens,
         lookahead: args.lookahead,
+        top_logits: args.top_logits,
         ..Default::default()
     };
     let g = generate::generate(&mut m, &ids, &opts)?;
@@ -83,6 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 "draft_tokens": t.draft_tokens,
                 "accepted_draft_tokens": t.accepted_draft_tokens,
                 "peak_memory_bytes": t.peak_rss_bytes,
+                "top_logits": g.top_logits,
             })
         );
         return Ok(());

@@ -413,3 +413,48 @@ fn compact_needs_no_flags_but_out_and_a_low_target_exits_5_writing_nothing() {
     );
     assert!(!low.exists(), "nothing written");
 }
+
+/// `generate --json --top-logits N`: each step's highest logit is the id
+/// it picked, highest first. Without --json there is nowhere to print them.
+#[test]
+fn generate_reports_the_top_logits_of_each_pick() {
+    let refused = bin()
+        .args(["generate", "--model", "smollm2-135m", "--prompt", "x"])
+        .args(["--top-logits", "2"])
+        .assert()
+        .failure();
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    assert!(stderr.contains("--json"), "{stderr}");
+    let Ok(path) = continuity_llm::manifest::resolve_model_offline("smollm2-135m") else {
+        eprintln!(
+            "skipped (smollm2-135m not fetched): generate_reports_the_top_logits_of_each_pick"
+        );
+        return;
+    };
+    let out = bin()
+        .args(["generate", "--model", "smollm2-135m", "--model-path"])
+        .arg(&path)
+        .args([
+            "--prompt",
+            "The invoice number is INV-",
+            "--max-new-tokens",
+            "6",
+        ])
+        .args(["--ignore-stop", "--json", "--top-logits", "3"])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let ids = v["generated_ids"].as_array().unwrap();
+    let top = v["top_logits"].as_array().unwrap();
+    assert_eq!((ids.len(), top.len()), (6, 6));
+    for (step, (id, t)) in ids.iter().zip(top).enumerate() {
+        let t = t.as_array().unwrap();
+        assert_eq!(t.len(), 3, "step {step}");
+        assert_eq!(&t[0][0], id, "step {step}");
+        let logits: Vec<f64> = t.iter().map(|p| p[1].as_f64().unwrap()).collect();
+        assert!(
+            logits.windows(2).all(|w| w[0] >= w[1]),
+            "step {step}: {logits:?}"
+        );
+    }
+}

@@ -17,14 +17,19 @@
 //! 2. Free-running greedy: every token equals llama.cpp's up to the first
 //!    divergence, a divergence may only happen at a near-tie, and at least 50
 //!    tokens are equal, or as many as llama.cpp's own f16-KV run keeps equal
-//!    to its f32-KV run where that is fewer.
+//!    to its f32-KV run where that is fewer, unless the first divergence is
+//!    at one of llama.cpp's recorded near-ties.
 //!
 //! Why a near-tie rule and not "all 64 tokens equal": llama.cpp does not meet
 //! that bar against itself. On smollm2-135m its own default run (f16 KV cache)
 //! leaves its f32-KV greedy path at step 33 of the short prompt and step 27 of
 //! the long one (`greedy_ids_f16_kv` in the fixtures), both at near-ties.
 //! Every other case (gemma3 and qwen2.5, short and 1.6k-token prompts) matches
-//! llama.cpp for all 64 free-running tokens.
+//! llama.cpp for all 64 free-running tokens on CPUs with AVX-512. On an
+//! AVX2-only CPU (Zen 3), gemma3-270m's f32-KV run on the long prompt parts
+//! at step 7, where llama.cpp's top-2 gap is 0.083 (likely cause: that
+//! path's attention is candle's f32 GEMM, which sizes its blocks from the
+//! CPU's caches, so its summation order differs between CPUs).
 //!
 //! Both KV cache types run: f32, the reference path, against llama.cpp's
 //! f32-KV run with the bar above; f16, our default (and llama.cpp's), against
@@ -186,13 +191,16 @@ fn check_kv(name: &str, kv: KvDtype) {
         // leaves its own path sooner (f16 vs f32 KV), at least as many as it keeps.
         let required = f16_div.map_or(MIN_EQUAL, |d| d.min(MIN_EQUAL));
         let equal = diverged.unwrap_or(want.len());
-        // With an f16 cache, a step where llama.cpp's f16 and f32 runs still
-        // agree (so its recorded top-2 gap applies) and that gap is a
-        // near-tie may flip either way: llama.cpp's own runs show ties
-        // follow the KV precision. Anywhere else the bar stands.
-        let f16_near_tie = !gaps_known
-            && diverged.is_some_and(|d| f16_div.is_none_or(|f| d < f) && gaps[d] < NEAR_TIE);
-        if equal < required && !f16_near_tie {
+        // A step whose recorded top-2 gap is a near-tie may flip either
+        // way: llama.cpp's own runs show ties follow the KV precision, and
+        // ours follow the f32 summation order, which depends on the CPU
+        // (likely in the f32-KV attention: candle's GEMM is blocked by the
+        // CPU's cache sizes). The gaps are recorded on llama.cpp's f32 run, so
+        // with an f16 cache they apply only while its f16 and f32 runs
+        // agree. Anywhere else the bar stands.
+        let near_tie = diverged
+            .is_some_and(|d| gaps[d] < NEAR_TIE && (gaps_known || f16_div.is_none_or(|f| d < f)));
+        if equal < required && !near_tie {
             failures.push(format!(
                 "{cname}: free-running greedy equal for {equal} tokens, fewer than {required}"
             ));
@@ -204,7 +212,7 @@ fn check_kv(name: &str, kv: KvDtype) {
             want.len() - near_ties,
             diverged.unwrap_or(want.len()),
             want.len(),
-            diverged.map_or(String::new(), |d| if gaps_known || f16_near_tie {
+            diverged.map_or(String::new(), |d| if gaps_known || near_tie {
                 format!(" (first divergence at step {d}, llama.cpp top-2 gap {})", gaps[d])
             } else {
                 format!(" (first divergence at step {d})")

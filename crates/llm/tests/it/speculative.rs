@@ -223,6 +223,39 @@ fn speculation_keeps_greedy_output_on_a_tiny_model() {
     }
 }
 
+/// The recorded top logits are the ones greedy decoding picked from, and
+/// speculation records the same ones (its rows are the one-token steps').
+#[test]
+fn top_logits_follow_the_greedy_picks() {
+    let dir = tempfile::tempdir().unwrap();
+    let prompt = tiny_prompt();
+    for (label, opts) in option_sets() {
+        let mut m = tiny_model(&dir, opts);
+        let plain = GenerateOptions {
+            max_new_tokens: 40,
+            top_logits: 3,
+            ..Default::default()
+        };
+        let spec = GenerateOptions {
+            lookahead: 3,
+            ..plain.clone()
+        };
+        let a = generate(&mut m, &prompt, &plain).unwrap();
+        let b = generate(&mut m, &prompt, &spec).unwrap();
+        assert_eq!(a.top_logits.len(), a.tokens.len(), "{label}");
+        for (step, (top, &picked)) in a.top_logits.iter().zip(&a.tokens).enumerate() {
+            assert_eq!(top.len(), 3, "{label}, step {step}");
+            assert_eq!(top[0].0, picked, "{label}, step {step}");
+            assert!(
+                top.windows(2).all(|w| w[0].1 >= w[1].1),
+                "{label}, step {step}"
+            );
+        }
+        assert!(b.timings.accepted_draft_tokens > 0, "{label}");
+        assert_eq!(a.top_logits, b.top_logits, "{label}");
+    }
+}
+
 /// The real models that are fetched: a summarizer-like prompt whose answer
 /// copies ids and amounts, 96 greedy tokens with and without speculation.
 #[test]
