@@ -122,14 +122,13 @@ def child_llama(path, ids_file, decode, threads, kv, repack, top):
 
     def pick():
         logits = last_logits()
+        first = int(np.argmax(logits))  # the first index on ties
         if top:
-            # np.argmax's rule (first index on ties), then the runner-up.
-            first = int(np.argmax(logits))
             rest = logits.copy()
             rest[first] = -np.inf
             second = int(np.argmax(rest))
             tops.append([[first, float(logits[first])], [second, float(logits[second])]])
-        return int(np.argmax(logits))
+        return first
 
     out = [pick()]
     t = time.perf_counter()

@@ -149,11 +149,20 @@ fn plain_and_speculative(m: &mut Model, prompt: &[u32], max: usize) -> (Generati
         max_new_tokens: max,
         ..Default::default()
     };
+    with_and_without_speculation(m, prompt, &plain)
+}
+
+/// `plain`, then `plain` with prompt-lookup drafts of up to 3 tokens.
+fn with_and_without_speculation(
+    m: &mut Model,
+    prompt: &[u32],
+    plain: &GenerateOptions,
+) -> (Generation, Generation) {
     let spec = GenerateOptions {
         lookahead: 3,
         ..plain.clone()
     };
-    let a = generate(m, prompt, &plain).unwrap();
+    let a = generate(m, prompt, plain).unwrap();
     let b = generate(m, prompt, &spec).unwrap();
     (a, b)
 }
@@ -236,12 +245,7 @@ fn top_logits_follow_the_greedy_picks() {
             top_logits: 3,
             ..Default::default()
         };
-        let spec = GenerateOptions {
-            lookahead: 3,
-            ..plain.clone()
-        };
-        let a = generate(&mut m, &prompt, &plain).unwrap();
-        let b = generate(&mut m, &prompt, &spec).unwrap();
+        let (a, b) = with_and_without_speculation(&mut m, &prompt, &plain);
         assert_eq!(a.top_logits.len(), a.tokens.len(), "{label}");
         for (step, (top, &picked)) in a.top_logits.iter().zip(&a.tokens).enumerate() {
             assert_eq!(top.len(), 3, "{label}, step {step}");
