@@ -432,6 +432,18 @@ fn split_regex(re: &str) -> Result<PreTokenizerWrapper> {
     .into())
 }
 
+/// A merge line's two parts: llama.cpp splits at the first space after
+/// byte 0 (`find(' ', 1)`).
+fn merge_pair(m: &str) -> Result<(&str, &str)> {
+    match m.bytes().skip(1).position(|b| b == b' ') {
+        Some(p) => Ok((&m[..p + 1], &m[p + 2..])),
+        None => Err(GgufTokenizerError::BadValue {
+            key: "tokenizer.ggml.merges",
+            msg: format!("merge without space: {m:?}"),
+        }),
+    }
+}
+
 fn build_bpe(v: &GgufVocab) -> Result<Tokenizer> {
     let (pre, default_add_bos) =
         bpe_pre(&v.pre).ok_or_else(|| GgufTokenizerError::UnsupportedPre(v.pre.clone()))?;
@@ -439,35 +451,39 @@ fn build_bpe(v: &GgufVocab) -> Result<Tokenizer> {
         .merges
         .as_ref()
         .ok_or(GgufTokenizerError::MissingKey("tokenizer.ggml.merges"))?;
-    let vocab = v.vocab_map();
-    let mut seen = std::collections::HashSet::new();
-    let mut merges = Vec::with_capacity(merges_raw.len());
-    for m in merges_raw {
-        // llama.cpp splits at the first space after byte 0 (`find(' ', 1)`).
-        let pos = m.bytes().skip(1).position(|b| b == b' ').map(|p| p + 1);
-        let Some(pos) = pos else {
-            return Err(GgufTokenizerError::BadValue {
-                key: "tokenizer.ggml.merges",
-                msg: format!("merge without space: {m:?}"),
-            });
-        };
-        let (a, b) = (&m[..pos], &m[pos + 1..]);
-        // HF BPE rejects merges whose parts/result are not tokens; llama.cpp could
-        // never emit them as a single token either. First rank wins, as in llama.cpp.
-        let joined = format!("{a}{b}");
-        if vocab.contains_key(a)
-            && vocab.contains_key(b)
-            && vocab.contains_key(&joined)
-            && seen.insert((a, b))
-        {
-            merges.push((a.to_string(), b.to_string()));
+    // First rank wins, as in llama.cpp (HF BPE would give a repeated pair
+    // the later rank); a merge line is `a b`, so equal pairs are equal lines.
+    let mut seen = std::collections::HashSet::with_capacity(merges_raw.len());
+    let pairs = merges_raw
+        .iter()
+        .filter(|m| seen.insert(m.as_str()))
+        .map(|m| merge_pair(m))
+        .collect::<Result<Vec<_>>>()?;
+    let bpe = |pairs: &[(&str, &str)]| {
+        let merges = pairs
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        BPE::builder()
+            .vocab_and_merges(v.vocab_map(), merges)
+            .ignore_merges(pre == BpePre::Llama3)
+            .build()
+    };
+    let model = match bpe(&pairs) {
+        Ok(model) => model,
+        // HF BPE rejects merges whose parts or result are not tokens
+        // (llama.cpp could never emit them as one token either): without
+        // them. Checked only here, as the BPE build checks them anyway.
+        Err(_) => {
+            let vocab = v.vocab_map();
+            let is_token = |t: &str| vocab.contains_key(t);
+            let kept: Vec<(&str, &str)> = pairs
+                .into_iter()
+                .filter(|(a, b)| is_token(a) && is_token(b) && is_token(&format!("{a}{b}")))
+                .collect();
+            bpe(&kept).map_err(build_err)?
         }
-    }
-    let model = BPE::builder()
-        .vocab_and_merges(vocab, merges)
-        .ignore_merges(pre == BpePre::Llama3)
-        .build()
-        .map_err(build_err)?;
+    };
     let byte_level = || ByteLevel::new(false, true, true);
     let pre_tok: PreTokenizerWrapper = match pre {
         BpePre::Gpt2 => byte_level().into(),
@@ -652,6 +668,37 @@ mod tests {
         assert_eq!(enc.get_ids(), &[0, 7, 9, 5, 6, 1]);
         let dec = tok.decode(enc.get_ids(), false).expect("decodes");
         assert_eq!(dec, "<|im_start|>hi hi12<|im_end|>");
+    }
+
+    #[test]
+    fn repeated_merges_keep_their_first_rank_and_non_token_merges_are_dropped() {
+        let tokens = ["a", "b", "c", "ab", "bc", "x"];
+        let bpe = |merges: &[&str]| {
+            let c = content(vec![
+                ("tokenizer.ggml.model", Value::String("gpt2".into())),
+                ("tokenizer.ggml.pre", Value::String("smollm".into())),
+                ("tokenizer.ggml.tokens", strs(&tokens)),
+                ("tokenizer.ggml.merges", strs(merges)),
+                ("tokenizer.ggml.add_bos_token", Value::Bool(false)),
+            ]);
+            let tok = tokenizer_from_gguf_content(&c).expect("builds");
+            tok.encode("abc", false)
+                .expect("encodes")
+                .get_ids()
+                .to_vec()
+        };
+        // "a b" outranks "b c": a|b then c.
+        assert_eq!(bpe(&["a b", "b c"]), [3, 2]);
+        assert_eq!(bpe(&["b c", "a b"]), [0, 4]);
+        // A repeat further down does not move "b c" below "a b".
+        assert_eq!(bpe(&["b c", "a b", "b c"]), [0, 4]);
+        // "a x" (no "ax" token) and "c y" ("y" is no token) are left out.
+        assert_eq!(bpe(&["a x", "c y", "b c", "a b"]), [0, 4]);
+        assert!(matches!(
+            merge_pair("ab"),
+            Err(GgufTokenizerError::BadValue { .. })
+        ));
+        assert_eq!(merge_pair("  a").expect("splits"), (" ", "a"));
     }
 
     #[test]

@@ -76,17 +76,6 @@ const fn ggml_fields(format: Format) -> (usize, Option<usize>, Option<usize>, us
     }
 }
 
-/// The 32 values of a Q4/Q5 ggml block's nibbles (low nibble of byte `j` is
-/// value `j`, high nibble value `j + 16`).
-fn ggml_nibbles(qs: &[u8]) -> [u8; QK] {
-    let mut v = [0u8; QK];
-    for j in 0..16 {
-        v[j] = qs[j] & 0x0F;
-        v[j + 16] = qs[j] >> 4;
-    }
-    v
-}
-
 /// Writes 32 4-bit values of one row as the 4 R8 chunks at `dst` (128 bytes
 /// for the 8 rows of a group).
 fn put_nibbles(dst: &mut [u8], r: usize, vals: &[u8]) {
@@ -95,6 +84,33 @@ fn put_nibbles(dst: &mut [u8], r: usize, vals: &[u8]) {
             dst[i * 32 + r * 4 + t] = (vals[8 * i + t] & 0x0F) | (vals[8 * i + 4 + t] << 4);
         }
     }
+}
+
+/// The little-endian word of `b` at `at`.
+fn word(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+/// Row `r`'s word of an R8 nibble chunk, from 8 bytes whose low (or, with
+/// `high`, high) nibbles hold the chunk's 8 values in order: the first 4
+/// (`a`) go to the low nibbles, the next 4 (`b`) to the high ones. The word
+/// form of [`put_nibbles`], for the load-time repack.
+fn put_nibble_word(dst: &mut [u8], r: usize, i: usize, a: u32, b: u32, high: bool) {
+    const LO: u32 = 0x0F0F_0F0F;
+    let w = if high {
+        ((a >> 4) & LO) | (b & !LO)
+    } else {
+        (a & LO) | ((b & LO) << 4)
+    };
+    dst[i * 32 + r * 4..][..4].copy_from_slice(&w.to_le_bytes());
+}
+
+/// Bits `4j + t` (j = 0..8) of `qh` as bits `j` of a byte.
+fn every_fourth_bit(qh: u32, t: usize) -> u8 {
+    let mut x = (qh >> t) & 0x1111_1111;
+    x = (x | (x >> 3)) & 0x0303_0303;
+    x = (x | (x >> 6)) & 0x000F_000F;
+    ((x | (x >> 12)) & 0xFF) as u8
 }
 
 /// The inverse of [`put_nibbles`].
@@ -126,15 +142,16 @@ fn pack32(format: Format, rows: [&[u8]; GROUP], dst: &mut [u8]) {
             }
             continue;
         }
-        put_nibbles(&mut dst[qs_off..], r, &ggml_nibbles(qs));
+        // Values 0..16 are the low nibbles of the 16 bytes, 16..32 the high.
+        for i in 0..4 {
+            let at = 8 * (i % 2);
+            let (a, b) = (word(qs, at), word(qs, at + 4));
+            put_nibble_word(&mut dst[qs_off..], r, i, a, b, i >= 2);
+        }
         if let Some(h) = qh_at {
-            let qh = u32::from_le_bytes([blk[h], blk[h + 1], blk[h + 2], blk[h + 3]]);
+            let qh = word(blk, h);
             for t in 0..4 {
-                let mut byte = 0u8;
-                for j in 0..8 {
-                    byte |= (((qh >> (4 * j + t)) & 1) as u8) << j;
-                }
-                dst[qh_off + 4 * r + t] = byte;
+                dst[qh_off + 4 * r + t] = every_fourth_bit(qh, t);
             }
         }
     }
@@ -196,18 +213,6 @@ fn pack_scale_min_k4(sm: &[(u8, u8); 8]) -> [u8; 12] {
     s
 }
 
-/// The 256 4-bit values of a Q4_K super-block (`qs`, 128 bytes).
-fn q4k_values(qs: &[u8]) -> [u8; QK_K] {
-    let mut v = [0u8; QK_K];
-    for c in 0..4 {
-        for l in 0..32 {
-            v[64 * c + l] = qs[32 * c + l] & 0x0F;
-            v[64 * c + 32 + l] = qs[32 * c + l] >> 4;
-        }
-    }
-    v
-}
-
 /// The 256 6-bit values (0..63, real value minus 32) of a Q6_K super-block.
 fn q6k_values(ql: &[u8], qh: &[u8]) -> [u8; QK_K] {
     let mut v = [0u8; QK_K];
@@ -253,9 +258,15 @@ fn pack_q4k(rows: [&[u8]; GROUP], dst: &mut [u8]) {
             dst[Q4K_SCALES + 8 * s + r] = sc;
             dst[Q4K_MINS + 16 * (s / 2) + 2 * r + s % 2] = m;
         }
-        let v = q4k_values(&blk[16..144]);
+        // Sub-blocks 2c and 2c + 1 are the low and high nibbles of the
+        // 32 bytes of chunk c.
+        let qs = &blk[16..144];
         for s in 0..8 {
-            put_nibbles(&mut dst[Q4K_QS + 128 * s..], r, &v[32 * s..32 * s + 32]);
+            let out = &mut dst[Q4K_QS + 128 * s..];
+            for i in 0..4 {
+                let at = 32 * (s / 2) + 8 * i;
+                put_nibble_word(out, r, i, word(qs, at), word(qs, at + 4), s % 2 == 1);
+            }
         }
     }
 }
