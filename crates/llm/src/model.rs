@@ -9,8 +9,10 @@ use std::time::Instant;
 use candle_core::quantized::gguf_file;
 use tokenizers::Tokenizer;
 
-use super::arch::decoder::{Arch, Decoder, LoadOptions};
+use super::arch::decoder::{Arch, Decoder, LoadOptions, MatmulImpl};
 use super::arch::lfm2::Lfm2;
+use super::arch::prepared::{self, Plan, WeightSource};
+use super::arch::tensors::{PreparedUse, TensorReader};
 use super::chat::ChatTemplate;
 use super::gguf_tokenizer::tokenizer_from_gguf_content;
 use super::manifest::{resolve_model, ModelError};
@@ -110,6 +112,8 @@ pub struct Model {
     /// Token ids that end generation: GGUF eos/eot plus the template's end tokens.
     pub stop_tokens: Vec<u32>,
     pub load_ms: f64,
+    /// Where the quantized matrices came from ([`prepared`]).
+    pub weights: WeightSource,
 }
 
 fn md_string(ct: &gguf_file::Content, key: &str) -> Option<String> {
@@ -135,8 +139,20 @@ impl Model {
         Self::load(name, &path, opts)
     }
 
-    /// Load the GGUF at `path`.
+    /// Load the GGUF at `path`, its matrices mapped from a prepared file
+    /// in [`prepared::default_dir`] (written by the first load).
     pub fn load(name: &str, path: &Path, opts: LoadOptions) -> Result<Self, LlmError> {
+        Self::load_with(name, path, opts, prepared::default_dir().as_deref())
+    }
+
+    /// [`Self::load`] with prepared files in `prepared_dir` (none: the
+    /// matrices are read and repacked from the GGUF).
+    pub fn load_with(
+        name: &str,
+        path: &Path,
+        opts: LoadOptions,
+        prepared_dir: Option<&Path>,
+    ) -> Result<Self, LlmError> {
         let start = Instant::now();
         // A refused `CONTINUITY_CPU` stops here, before any kernel runs.
         crate::cpu::level()?;
@@ -145,6 +161,7 @@ impl Model {
             message: e.to_string(),
         };
         let file = File::open(path).map_err(|e| read_err(&e))?;
+        let meta = file.metadata().map_err(|e| read_err(&e))?;
         let mut reader = BufReader::new(file);
         let ct = gguf_file::Content::read(&mut reader).map_err(|e| read_err(&e))?;
         let arch = md_string(&ct, "general.architecture").unwrap_or_default();
@@ -160,12 +177,20 @@ impl Model {
         };
         // The tokenizer (a BPE over the whole vocabulary) is built on a
         // second thread while the weights load: both only read `ct`.
+        let mut weights = WeightSource::Read;
         let (tokenizer, network) = match Arch::from_gguf(&arch) {
             Some(a) => std::thread::scope(|s| {
                 let tokenizer = std::thread::Builder::new()
                     .name("tokenizer".into())
                     .spawn_scoped(s, || tokenizer_of(&ct));
-                let network = Decoder::from_gguf(&ct, &mut reader, a, opts);
+                // Only our own kernels' matrices are prepared.
+                let dir =
+                    prepared_dir.filter(|_| opts.matmul == MatmulImpl::Ours && !opts.requantize_q8);
+                let plan = prepared::plan(dir, path, &meta, &ct);
+                let network = load_decoder(&ct, &mut reader, a, opts, plan).map(|(d, w)| {
+                    weights = w;
+                    d
+                });
                 let tokenizer = match tokenizer {
                     Ok(handle) => handle.join().unwrap_or_else(|_| {
                         Err(LlmError::Tokenizer("the tokenizer build panicked".into()))
@@ -206,6 +231,7 @@ impl Model {
             template,
             stop_tokens,
             load_ms: start.elapsed().as_secs_f64() * 1e3,
+            weights,
         })
     }
 
@@ -227,6 +253,52 @@ impl Model {
         self.tokenizer
             .decode(ids, true)
             .map_err(|e| LlmError::Tokenizer(e.to_string()))
+    }
+}
+
+/// The decoder's weights as `plan` says, and where they came from.
+fn load_decoder<R: std::io::Read + std::io::Seek>(
+    ct: &gguf_file::Content,
+    reader: &mut R,
+    arch: Arch,
+    opts: LoadOptions,
+    plan: Plan,
+) -> candle_core::Result<(Decoder, WeightSource)> {
+    match plan {
+        Plan::Off => Ok((
+            Decoder::from_gguf(ct, reader, arch, opts)?,
+            WeightSource::Read,
+        )),
+        Plan::Unwritable(path, e) => Ok((
+            Decoder::from_gguf(ct, reader, arch, opts)?,
+            WeightSource::NotPrepared {
+                path,
+                error: e.to_string(),
+            },
+        )),
+        Plan::Read(p) => {
+            let mut r = TensorReader::with_prepared(ct, reader, PreparedUse::Read(&p));
+            let d = Decoder::from_tensors(ct, &mut r, arch, opts)?;
+            Ok((d, WeightSource::Mapped(p.path().to_path_buf())))
+        }
+        Plan::Write(w) => {
+            let dest = w.dest().to_path_buf();
+            let mut r = TensorReader::with_prepared(ct, reader, PreparedUse::Write(w));
+            let d = Decoder::from_tensors(ct, &mut r, arch, opts)?;
+            let not_prepared = |error: String| WeightSource::NotPrepared {
+                path: dest.clone(),
+                error,
+            };
+            let source = match r.write_error().map(|e| e.to_string()) {
+                Some(e) => not_prepared(e),
+                None => match r.into_writer().map(|w| w.finish()) {
+                    Some(Ok(path)) => WeightSource::Prepared(path),
+                    Some(Err(e)) => not_prepared(e.to_string()),
+                    None => not_prepared("no writer".into()),
+                },
+            };
+            Ok((d, source))
+        }
     }
 }
 

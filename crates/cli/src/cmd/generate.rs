@@ -79,6 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 "generated_ids": g.tokens,
                 "text": g.text,
                 "load_ms": t.load_ms,
+                "weights": m.weights.to_string(),
                 "prefill_ms": t.prefill_ms,
                 "prefill_tokens_per_s": t.prefill_tokens_per_s(),
                 "decode_ms": t.decode_ms,

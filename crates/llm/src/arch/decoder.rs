@@ -730,9 +730,19 @@ impl Decoder {
         arch: Arch,
         opts: LoadOptions,
     ) -> Result<Self> {
+        Self::from_tensors(ct, &mut TensorReader::new(ct, r), arch, opts)
+    }
+
+    /// [`Self::from_gguf`] through a reader the caller set up (e.g. with a
+    /// prepared-weights file).
+    pub fn from_tensors<R: Read + Seek>(
+        ct: &gguf_file::Content,
+        r: &mut TensorReader<R>,
+        arch: Arch,
+        opts: LoadOptions,
+    ) -> Result<Self> {
         let cfg = DecoderConfig::from_gguf(ct, arch)?;
         let eps = cfg.rms_eps;
-        let r = &mut TensorReader::new(ct, r);
         let embed = Arc::new(r.qtensor("token_embd.weight")?);
         let output = if r.contains("output.weight") {
             load_matmul(r, "output.weight", opts)?

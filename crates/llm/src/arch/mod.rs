@@ -8,9 +8,11 @@
 //! drop the sliding window during decode, mask one position too many in the
 //! window, mask out the whole cache in a chunked prefill, and build 131k-position
 //! rotary tables per layer. [`lfm2`] wraps candle-transformers'
-//! `quantized_lfm2`. [`tensors`] reads the weights with one copy each.
+//! `quantized_lfm2`. [`tensors`] reads the weights with one copy each, or
+//! maps them from a [`prepared`] file.
 
 pub mod decoder;
 pub mod kv;
 pub mod lfm2;
+pub mod prepared;
 pub mod tensors;

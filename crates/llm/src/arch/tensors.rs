@@ -11,6 +11,7 @@ use std::io::{Read, Seek, SeekFrom};
 use candle_core::quantized::{ggml_file, gguf_file, GgmlDType, QTensor};
 use candle_core::{bail, Device, Result};
 
+use super::prepared::{Prepared, PreparedWriter};
 use crate::quant::{Format, QWeights};
 
 /// The read buffer is kept between tensors up to this size; a larger one
@@ -18,20 +19,58 @@ use crate::quant::{Format, QWeights};
 /// peak memory while the rest of the model loads.
 const KEEP_BUFFER_BYTES: usize = 32 << 20;
 
+/// What [`TensorReader::matrix`] does with a prepared-weights file
+/// ([`super::prepared`]).
+pub enum PreparedUse<'p> {
+    /// Nothing: every matrix is read from the GGUF.
+    None,
+    /// Matrices come from this mapped file (the GGUF for any it lacks).
+    Read(&'p Prepared),
+    /// Every matrix read is also written to this file; a write error drops
+    /// the file (reported by [`TensorReader::write_error`]), never the load.
+    Write(PreparedWriter),
+}
+
 /// A GGUF file's tensors, read by name.
 pub struct TensorReader<'a, R> {
     ct: &'a gguf_file::Content,
     r: &'a mut R,
     buf: Vec<u8>,
+    prepared: PreparedUse<'a>,
+    write_error: Option<std::io::Error>,
 }
 
 impl<'a, R: Read + Seek> TensorReader<'a, R> {
     pub fn new(ct: &'a gguf_file::Content, r: &'a mut R) -> Self {
+        Self::with_prepared(ct, r, PreparedUse::None)
+    }
+
+    pub fn with_prepared(
+        ct: &'a gguf_file::Content,
+        r: &'a mut R,
+        prepared: PreparedUse<'a>,
+    ) -> Self {
         Self {
             ct,
             r,
             buf: Vec::new(),
+            prepared,
+            write_error: None,
         }
+    }
+
+    /// The writer of [`PreparedUse::Write`], once every matrix went through
+    /// it (`None` after a write error or with another use).
+    pub fn into_writer(self) -> Option<PreparedWriter> {
+        match self.prepared {
+            PreparedUse::Write(w) => Some(w),
+            _ => None,
+        }
+    }
+
+    /// Why the prepared file could not be written, if it could not.
+    pub fn write_error(&self) -> Option<&std::io::Error> {
+        self.write_error.as_ref()
     }
 
     pub fn contains(&self, name: &str) -> bool {
@@ -80,6 +119,15 @@ impl<'a, R: Read + Seek> TensorReader<'a, R> {
     /// A weight matrix in the layout this CPU's fastest kernel reads when
     /// its format has a kernel in [`crate::quant`], else a `QTensor`.
     pub fn matrix(&mut self, name: &str) -> Result<Matrix> {
+        if let (PreparedUse::Read(p), Some(info)) = (&self.prepared, self.ct.tensor_infos.get(name))
+        {
+            if let (Some(format), [n, k]) = (Format::from_ggml(info.ggml_dtype), info.shape.dims())
+            {
+                if let Some(w) = p.matrix(name, format, (*n, *k)) {
+                    return Ok(Matrix::Ours(w));
+                }
+            }
+        }
         let (dtype, dims, bytes) = self.raw(name)?;
         let m = match (Format::from_ggml(dtype), dims.as_slice()) {
             (Some(format), [n, k]) if QWeights::runs_here(format, *n) => {
@@ -88,6 +136,12 @@ impl<'a, R: Read + Seek> TensorReader<'a, R> {
             _ => ggml_file::qtensor_from_ggml(dtype, bytes, dims, &Device::Cpu).map(Matrix::Candle),
         };
         self.trim();
+        if let (Ok(Matrix::Ours(w)), PreparedUse::Write(writer)) = (&m, &mut self.prepared) {
+            if let Err(e) = writer.add(name, w) {
+                self.write_error = Some(e);
+                self.prepared = PreparedUse::None;
+            }
+        }
         m
     }
 

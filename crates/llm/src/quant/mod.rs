@@ -126,6 +126,30 @@ pub enum Layout {
     R8,
 }
 
+/// Where a matrix's blocks live.
+#[derive(Debug, Clone)]
+enum Blocks {
+    Owned(Vec<u8>),
+    /// `len` bytes at `start` of a read-only map shared by a model's
+    /// matrices (a prepared-weights file, [`crate::arch::prepared`]).
+    Mapped {
+        map: std::sync::Arc<memmap2::Mmap>,
+        start: usize,
+        len: usize,
+    },
+}
+
+impl std::ops::Deref for Blocks {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Blocks::Owned(v) => v,
+            Blocks::Mapped { map, start, len } => &map[*start..*start + *len],
+        }
+    }
+}
+
 /// A quantized weight matrix of `n` rows (outputs) by `k` columns (inputs),
 /// stored as ggml blocks, row-major, or repacked ([`Layout`]).
 #[derive(Debug, Clone)]
@@ -134,7 +158,7 @@ pub struct QWeights {
     layout: Layout,
     n: usize,
     k: usize,
-    data: Vec<u8>,
+    data: Blocks,
 }
 
 impl QWeights {
@@ -185,11 +209,11 @@ impl QWeights {
             layout: if r8 { Layout::R8 } else { Layout::Ggml },
             n,
             k,
-            data: if r8 {
+            data: Blocks::Owned(if r8 {
                 r8::repack(format, n, k, ggml)
             } else {
                 ggml.to_vec()
-            },
+            }),
         })
     }
 
@@ -200,7 +224,44 @@ impl QWeights {
             layout: Layout::Ggml,
             n,
             k,
-            data,
+            data: Blocks::Owned(data),
+        })
+    }
+
+    /// A matrix whose blocks, already in `layout`, are `len` bytes at
+    /// `start` of `map` (a prepared-weights file written from
+    /// [`Self::bytes`]). Checked like every other constructor: the range
+    /// must hold exactly the blocks of `n` x `k`.
+    pub fn mapped(
+        format: Format,
+        layout: Layout,
+        (n, k): (usize, usize),
+        map: std::sync::Arc<memmap2::Mmap>,
+        (start, len): (usize, usize),
+    ) -> Result<Self> {
+        let bv = format.block_values();
+        let want = match layout {
+            Layout::Ggml => n * (k / bv) * format.block_bytes(),
+            Layout::R8 if n % r8::GROUP == 0 => {
+                n / r8::GROUP * (k / bv) * r8::group_block_bytes(format)
+            }
+            Layout::R8 => bail!("R8 layout with {n} rows (not a multiple of {})", r8::GROUP),
+        };
+        if k % bv != 0 || len != want {
+            bail!("{format:?} ({n}, {k}) in the {layout:?} layout needs {want} bytes, got {len}");
+        }
+        if start.checked_add(len).is_none_or(|end| end > map.len()) {
+            bail!(
+                "{len} bytes at offset {start} run past the end of the map ({} bytes)",
+                map.len()
+            );
+        }
+        Ok(Self {
+            format,
+            layout,
+            n,
+            k,
+            data: Blocks::Mapped { map, start, len },
         })
     }
 
@@ -210,7 +271,7 @@ impl QWeights {
         if self.layout == Layout::R8 || self.n % r8::GROUP != 0 {
             return self;
         }
-        let data = r8::repack(self.format, self.n, self.k, &self.data);
+        let data = Blocks::Owned(r8::repack(self.format, self.n, self.k, &self.data));
         Self {
             layout: Layout::R8,
             data,
@@ -238,6 +299,11 @@ impl QWeights {
     /// `(n, k)`.
     pub fn dims(&self) -> (usize, usize) {
         (self.n, self.k)
+    }
+
+    /// Whether the blocks are read from a mapped file ([`Self::mapped`]).
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.data, Blocks::Mapped { .. })
     }
 
     /// The stored blocks (what a matmul reads once per call).

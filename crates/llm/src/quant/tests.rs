@@ -291,15 +291,15 @@ fn r8_repacking_is_lossless() {
         let c = case(dtype, 24, k, 1, 300 + i as u64);
         let qw = QWeights::from_qtensor(&c.w).unwrap().unwrap();
         let format = qw.format();
-        let packed = r8::repack(format, 24, k, &qw.data);
+        let packed = r8::repack(format, 24, k, qw.bytes());
         let want_len = 3 * (k / format.block_values()) * r8::group_block_bytes(format);
         assert_eq!(packed.len(), want_len, "{dtype:?}");
         assert_ne!(
-            packed[..qw.data.len().min(packed.len())],
-            qw.data[..qw.data.len().min(packed.len())],
+            packed[..qw.bytes().len().min(packed.len())],
+            qw.bytes()[..qw.bytes().len().min(packed.len())],
             "{dtype:?}: the layout changes"
         );
-        assert_eq!(r8::unpack(format, k, &packed), qw.data, "{dtype:?}");
+        assert_eq!(r8::unpack(format, k, &packed), qw.bytes(), "{dtype:?}");
     }
 }
 
@@ -335,7 +335,10 @@ fn loading_for_this_cpu_repacks_when_it_can() {
         .unwrap()
         .unwrap()
         .for_this_cpu();
-    assert_eq!((direct.layout(), &direct.data), (via.layout(), &via.data));
+    assert_eq!(
+        (direct.layout(), direct.bytes()),
+        (via.layout(), via.bytes())
+    );
     let simd = Kernel::best() != Kernel::Scalar;
     assert_eq!(direct.layout() == Layout::R8, simd);
     // Row counts that are not a multiple of 8 keep the ggml layout.

@@ -14,6 +14,7 @@ use candle_core::quantized::gguf_file::{self, Value};
 use candle_core::quantized::{GgmlDType, QTensor};
 use candle_core::{Device, Tensor};
 use continuity_llm::arch::decoder::{KvDtype, LoadOptions, MatmulImpl};
+use continuity_llm::arch::prepared::WeightSource;
 use continuity_llm::generate::{generate, prefill, GenerateOptions, Generation};
 use continuity_llm::manifest::resolve_model_offline;
 use continuity_llm::model::Model;
@@ -122,14 +123,71 @@ fn write_tiny_qwen2(path: &std::path::Path) {
     gguf_file::write(&mut f, &md_refs, &t_refs).unwrap();
 }
 
+/// The tiny model in `dir`, its prepared weights in `dir` too (the first
+/// load of a test writes them, later ones map them).
 fn tiny_model(dir: &tempfile::TempDir, opts: LoadOptions) -> Model {
+    tiny_model_prepared_in(dir, opts, Some(&dir.path().join("prepared")))
+}
+
+fn tiny_model_prepared_in(
+    dir: &tempfile::TempDir,
+    opts: LoadOptions,
+    prepared: Option<&std::path::Path>,
+) -> Model {
     let path = dir.path().join("tiny-qwen2.gguf");
     if !path.exists() {
         write_tiny_qwen2(&path);
     }
-    let mut m = Model::load("tiny-qwen2", &path, opts).unwrap();
+    let mut m = Model::load_with("tiny-qwen2", &path, opts, prepared).unwrap();
     m.stop_tokens.clear();
     m
+}
+
+#[test]
+fn prepared_weights_give_the_same_greedy_ids_and_logits() {
+    let dir = tempfile::tempdir().unwrap();
+    let prepared = dir.path().join("prepared");
+    let prompt = tiny_prompt();
+    let opts = GenerateOptions {
+        max_new_tokens: 12,
+        top_logits: 4,
+        ..Default::default()
+    };
+    let run = |prepared: Option<&std::path::Path>| {
+        let mut m = tiny_model_prepared_in(&dir, LoadOptions::default(), prepared);
+        let g = generate(&mut m, &prompt, &opts).unwrap();
+        (m.weights.clone(), g.tokens, g.top_logits)
+    };
+    let (source, ids, top) = run(None);
+    assert_eq!(source, WeightSource::Read);
+    let (source, ids_written, top_written) = run(Some(&prepared));
+    let WeightSource::Prepared(file) = source else {
+        panic!("the first load prepares: {source}");
+    };
+    assert!(file.starts_with(&prepared) && file.exists());
+    let (source, ids_mapped, top_mapped) = run(Some(&prepared));
+    assert_eq!(source, WeightSource::Mapped(file.clone()));
+    assert_eq!((&ids, &top), (&ids_written, &top_written));
+    assert_eq!((&ids, &top), (&ids_mapped, &top_mapped));
+
+    // A damaged file is ignored and written again.
+    let len = std::fs::metadata(&file).unwrap().len();
+    let f = std::fs::OpenOptions::new().write(true).open(&file).unwrap();
+    f.set_len(len / 2).unwrap();
+    drop(f);
+    let (source, ids_again, _) = run(Some(&prepared));
+    assert_eq!(source, WeightSource::Prepared(file.clone()));
+    assert_eq!(ids_again, ids);
+
+    // Where nothing can be written the load still succeeds, and says why.
+    let not_a_dir = dir.path().join("a-file");
+    std::fs::write(&not_a_dir, b"x").unwrap();
+    let (source, ids_unprepared, _) = run(Some(&not_a_dir));
+    assert!(
+        matches!(source, WeightSource::NotPrepared { .. }),
+        "{source}"
+    );
+    assert_eq!(ids_unprepared, ids);
 }
 
 /// A prompt that repeats itself, so lookup drafts exist.
