@@ -136,6 +136,14 @@ fn kernels(min_s: f64) {
     // (n, k): ffn up/gate, ffn down, attention q/o.
     let shapes = [(4864, 896), (896, 4864), (896, 896)];
     let levels = levels();
+    // Activation rows per call: decode (1) and prefill (512) unless
+    // `QMM_TOKENS` lists others (2-5: speculative checks).
+    let tokens: Vec<usize> = std::env::var("QMM_TOKENS")
+        .unwrap_or_else(|_| "1,512".into())
+        .split(',')
+        .filter_map(|m| m.trim().parse().ok())
+        .filter(|&m| m > 0)
+        .collect();
     for (dname, dtype) in DTYPES {
         if !env_list("QMM_DTYPES", dname) {
             continue;
@@ -151,10 +159,7 @@ fn kernels(min_s: f64) {
             let r8 = ggml.clone().repacked_r8();
             let bytes = ggml.bytes().len() as f64;
             let candle = QMatMul::from_qtensor(qt).unwrap();
-            for m in [1usize, 512] {
-                if !env_list("QMM_TOKENS", &m.to_string()) {
-                    continue;
-                }
+            for &m in &tokens {
                 let x = Tensor::from_vec(random(m * k, 11), (m, k), &Device::Cpu).unwrap();
                 let mut variants: Vec<Variant> = vec![(
                     "candle".into(),
@@ -248,10 +253,20 @@ fn probe(min_s: f64) {
         })
         .collect();
     let mut model: Vec<Vec<QWeights>> = (0..layers).map(|_| proto.clone()).collect();
-    let xs: Vec<Tensor> = shapes
-        .iter()
-        .map(|&(_, k)| Tensor::from_vec(random(k, 17), (1, k), &Device::Cpu).unwrap())
+    // Rows per pass: 1 is plain decode; 2-5 are speculative checks.
+    let rows: Vec<usize> = std::env::var("QMM_PROBE_ROWS")
+        .unwrap_or_else(|_| "1".into())
+        .split(',')
+        .filter_map(|r| r.trim().parse().ok())
+        .filter(|&r| r > 0)
         .collect();
+    let inputs = |r: usize| -> Vec<Tensor> {
+        shapes
+            .iter()
+            .map(|&(_, k)| Tensor::from_vec(random(r * k, 17), (r, k), &Device::Cpu).unwrap())
+            .collect()
+    };
+    let xs_by_rows: Vec<(usize, Vec<Tensor>)> = rows.iter().map(|&r| (r, inputs(r))).collect();
     if std::env::var("QMM_PROBE_OUTPUT").map_or(true, |v| v != "0") {
         let (n, k) = (151_936, 896);
         let wf = Tensor::from_vec(random(n * k, 19), (n, k), &Device::Cpu).unwrap();
@@ -275,17 +290,23 @@ fn probe(min_s: f64) {
         }),
     )];
     for level in levels() {
-        let (model, xs) = (&model, &xs);
-        variants.push((
-            format!("{}/r8", level_name(level)),
-            Box::new(move || {
-                for layer in model {
-                    for (w, x) in layer.iter().zip(xs) {
-                        std::hint::black_box(w.forward(x, level).unwrap());
+        for (r, xs) in &xs_by_rows {
+            let (model, xs) = (&model, xs);
+            variants.push((
+                if *r == 1 {
+                    format!("{}/r8", level_name(level))
+                } else {
+                    format!("{}/r8 x{r}", level_name(level))
+                },
+                Box::new(move || {
+                    for layer in model {
+                        for (w, x) in layer.iter().zip(xs) {
+                            std::hint::black_box(w.forward(x, level).unwrap());
+                        }
                     }
-                }
-            }),
-        ));
+                }),
+            ));
+        }
     }
     let rounds = 5;
     let mut wall = vec![vec![]; variants.len()];
