@@ -179,7 +179,10 @@ impl Prepared {
         let file = File::open(path).ok()?;
         // SAFETY: prepared files are never modified in place (see the
         // module comment), so the mapped bytes do not change under us.
-        let map = unsafe { MmapOptions::new().populate().map(&file) }.ok()?;
+        // Not populated: pages are mapped as the first forward pass reads
+        // them (minor faults, fault-around), after the tokenizer's build has
+        // freed its transient memory, so the two do not add to the peak.
+        let map = unsafe { MmapOptions::new().map(&file) }.ok()?;
         let entries = Self::index(&map, key)?;
         Some(Self {
             path: path.to_path_buf(),
