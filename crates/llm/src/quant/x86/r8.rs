@@ -1,27 +1,29 @@
 //! Kernels on the R8 layout ([`super::super::r8`]) for the 32-value
-//! formats, one module per level. Per group of 8 weight rows and block, the
-//! 8 value groups of 4 are unpacked once to bytes; then each of up to
-//! [`TOKENS`] activation rows adds, for every value group `j`, the products
-//! of `w_j` (8 rows x 4 values) with its 4 values `x[4j..4j+4]` broadcast:
-//! the 8 lanes are the 8 rows' block dots.
+//! formats, one module per level. Per group of 8 weight rows, each weight
+//! block is unpacked to bytes once and serves a pass of activation rows:
+//! for every value group `j`, the products of `w_j` (8 rows x 4 values)
+//! with the row's 4 values `x[4j..4j+4]` broadcast, so the 8 lanes are the
+//! 8 rows' block dots.
 //!
-//! * VNNI levels: `vpdpbusd` sums 4 products per lane in i32; Q8_0 runs as
-//!   `w + 128` (unsigned) with `128 * sum(x)` taken out.
-//! * AVX2: `vpmaddubsw` sums pairs of products in i16 and each half block's
-//!   4 value groups are added in i16 before one `vpmaddwd` widens them:
-//!   exact, because `|x| <= 127` bounds a Q5 pair by 7,874 (4 groups:
-//!   31,496). The Q4 and Q5 formats unpack half a block at a time and run
-//!   [`HALF_TOKENS`] activation rows over it: 4 weight registers instead of
-//!   8 leave room for 8 rows' block dots, so the unpack is paid once per 8
-//!   rows and nothing spills. Q8_0 uses ggml's sign trick (`|w|` times `x`
-//!   with `w`'s sign) and widens every group.
+//! * Q4_1, Q5_0, Q5_1: half a block (4 value groups, 4 registers) is
+//!   unpacked at a time and [`HALF_TOKENS`] activation rows run over it, so
+//!   the unpack is paid once per 8 rows and their 8 block dots stay in
+//!   registers. Under AVX2 `vpmaddubsw` sums pairs of products in i16 and
+//!   the half block's 4 value groups are added in i16 before one
+//!   `vpmaddwd` widens them: exact, because `|x| <= 127` bounds a Q5 pair
+//!   by 7,874 (4 groups: 31,496). VNNI levels sum 4 products per lane in
+//!   i32 with `vpdpbusd`.
+//! * Q8_0: the whole block (8 registers) for [`TOKENS`] rows. AVX2 uses
+//!   ggml's sign trick (`|w|` times `x` with `w`'s sign) and widens every
+//!   group; VNNI levels run `w + 128` (unsigned) with `128 * sum(x)` taken
+//!   out.
 //!
 //! Every level computes the same integer block dot and the same float
 //! operations in the same order, so all three give bit-identical outputs.
 
-/// Activation rows per pass.
+/// Activation rows per pass (Q8_0).
 pub const TOKENS: usize = 4;
-/// Activation rows per pass of the AVX2 half-block kernel (Q4, Q5).
+/// Activation rows per pass of the half-block kernels (Q4_1, Q5_0, Q5_1).
 pub const HALF_TOKENS: usize = 8;
 
 const MADDUBS: u8 = 0;
@@ -51,50 +53,21 @@ macro_rules! r8_kernels {
                 }
             }
 
-            /// The 8 value groups of one group block: unsigned values (Q4,
-            /// Q5), Q8_0 signed (AVX2) or plus 128 (VNNI).
+            /// The 8 value groups of a Q8_0 group block: signed (AVX2) or
+            /// plus 128 (VNNI).
             #[inline]
             #[target_feature(enable = $feat)]
-            unsafe fn unpack<const F: u8>(p: *const u8) -> [__m256i; 8] {
-                let (_, qh_off, qs_off) = offsets(format_of(F));
+            unsafe fn unpack_q8(p: *const u8) -> [__m256i; 8] {
+                let (_, _, qs_off) = offsets(Format::Q8_0);
                 let qs = p.add(qs_off);
                 let mut w = [_mm256_setzero_si256(); 8];
-                if F == Q8_0 {
-                    for (j, wj) in w.iter_mut().enumerate() {
-                        let v = _mm256_loadu_si256(qs.add(32 * j) as *const __m256i);
-                        *wj = if DOT == MADDUBS {
-                            v
-                        } else {
-                            _mm256_xor_si256(v, _mm256_set1_epi8(-128))
-                        };
-                    }
-                    return w;
-                }
-                let low = _mm256_set1_epi8(0x0F);
-                for i in 0..4 {
-                    let v = _mm256_loadu_si256(qs.add(32 * i) as *const __m256i);
-                    w[2 * i] = _mm256_and_si256(v, low);
-                    w[2 * i + 1] = _mm256_and_si256(_mm256_srli_epi16::<4>(v), low);
-                }
-                if F == Q5_0 || F == Q5_1 {
-                    // Bit j of each qh byte is value group j's fifth bit:
-                    // shifted to bit 4 (16-bit shifts by at most 4 keep bit 4
-                    // of each byte within its byte).
-                    let h = _mm256_loadu_si256(p.add(qh_off) as *const __m256i);
-                    let bit = _mm256_set1_epi8(0x10);
-                    let hb = [
-                        _mm256_slli_epi16::<4>(h),
-                        _mm256_slli_epi16::<3>(h),
-                        _mm256_slli_epi16::<2>(h),
-                        _mm256_slli_epi16::<1>(h),
-                        h,
-                        _mm256_srli_epi16::<1>(h),
-                        _mm256_srli_epi16::<2>(h),
-                        _mm256_srli_epi16::<3>(h),
-                    ];
-                    for (wj, hj) in w.iter_mut().zip(hb) {
-                        *wj = _mm256_or_si256(*wj, _mm256_and_si256(hj, bit));
-                    }
+                for (j, wj) in w.iter_mut().enumerate() {
+                    let v = _mm256_loadu_si256(qs.add(32 * j) as *const __m256i);
+                    *wj = if DOT == MADDUBS {
+                        v
+                    } else {
+                        _mm256_xor_si256(v, _mm256_set1_epi8(-128))
+                    };
                 }
                 w
             }
@@ -142,11 +115,18 @@ macro_rules! r8_kernels {
             }
 
             /// The 8 rows' integer dots of half a block with the 16
-            /// activation values at `x` (AVX2).
+            /// activation values at `x`.
             #[inline]
             #[target_feature(enable = $feat)]
             unsafe fn half_dot(w: &[__m256i; 4], x: *const i32) -> __m256i {
                 let xb = |j: usize| _mm256_set1_epi32(x.add(j).read_unaligned());
+                if DOT != MADDUBS {
+                    let mut d = dp(_mm256_setzero_si256(), w[0], xb(0));
+                    for (j, wj) in w.iter().enumerate().skip(1) {
+                        d = dp(d, *wj, xb(j));
+                    }
+                    return d;
+                }
                 let mut s = _mm256_maddubs_epi16(w[0], xb(0));
                 for (j, wj) in w.iter().enumerate().skip(1) {
                     s = _mm256_add_epi16(s, _mm256_maddubs_epi16(*wj, xb(j)));
@@ -154,10 +134,10 @@ macro_rules! r8_kernels {
                 _mm256_madd_epi16(s, _mm256_set1_epi16(1))
             }
 
-            /// Whether this level runs format `F` half a block at a time
-            /// (AVX2, Q4 and Q5), [`HALF_TOKENS`] rows per pass.
+            /// Whether format `F` runs half a block at a time (Q4, Q5),
+            /// [`HALF_TOKENS`] rows per pass.
             const fn by_halves(f: u8) -> bool {
-                DOT == MADDUBS && f != Q8_0
+                f != Q8_0
             }
 
             /// The 8 rows' integer block dots of group block `p` with
@@ -184,26 +164,23 @@ macro_rules! r8_kernels {
                     }
                     return dot;
                 }
-                let w = unpack::<F>(p);
-                let wa = if F == Q8_0 && DOT == MADDUBS {
+                let w = unpack_q8(p);
+                let wa = if DOT == MADDUBS {
                     w.map(|v| _mm256_sign_epi8(v, v))
                 } else {
                     w
                 };
                 for (c, d) in dot.iter_mut().enumerate() {
-                    *d = block_dot::<F>(&w, &wa, x(c));
+                    *d = block_dot_q8(&w, &wa, x(c));
                 }
                 dot
             }
 
-            /// The 8 rows' integer block dots with one activation block `x`.
+            /// The 8 rows' integer Q8_0 block dots with one activation
+            /// block `x` (`wa`: `|w|` under AVX2).
             #[inline]
             #[target_feature(enable = $feat)]
-            unsafe fn block_dot<const F: u8>(
-                w: &[__m256i; 8],
-                wa: &[__m256i; 8],
-                x: *const i32,
-            ) -> __m256i {
+            unsafe fn block_dot_q8(w: &[__m256i; 8], wa: &[__m256i; 8], x: *const i32) -> __m256i {
                 let xb = |j: usize| _mm256_set1_epi32(x.add(j).read_unaligned());
                 let ones = _mm256_set1_epi16(1);
                 if DOT != MADDUBS {
@@ -214,7 +191,6 @@ macro_rules! r8_kernels {
                     }
                     return _mm256_add_epi32(d0, d1);
                 }
-                // AVX2 runs only Q8_0 here (the others: `half_dot`).
                 let mut d = _mm256_setzero_si256();
                 for j in 0..8 {
                     let p = _mm256_maddubs_epi16(wa[j], _mm256_sign_epi8(xb(j), w[j]));
