@@ -21,6 +21,10 @@ wrote the same summary.txt, and whether that is the first build's summary
 (it is not when the builds differ in what they ask the model or in their
 greedy picks). Then each build's range of wall times and how many archives
 are over `--limit` seconds. Ratios are second / first: below 1 is faster.
+
+Each build first runs once untimed on the first archive, so that neither
+side's timed runs include a model's first load (which writes its prepared
+weights) or a cold page cache.
 """
 import argparse
 import os
@@ -93,6 +97,10 @@ def main():
     ratios = []
     walls = {0: [], 1: []}
     with tempfile.TemporaryDirectory() as tmp:
+        # One untimed run per build first: a model's first load writes its
+        # prepared weights, and the GGUF may not be in the page cache yet.
+        for i, b in enumerate(args.binaries):
+            run(b, args.archives[0], args, os.path.join(tmp, f"out{i}"), args.cpu[i])
         for archive in args.archives:
             runs = {i: [] for i in range(2)}
             for rep in range(args.repeats):

@@ -54,7 +54,13 @@ __all__ = [
 PathLike = Union[str, "os.PathLike[str]"]
 
 #: Environment variables the driver passes to every worker.
-PASSED_ENV = ("CONTINUITY_MODELS_DIR", "HF_HUB_OFFLINE", "HF_HOME", "RAYON_NUM_THREADS")
+PASSED_ENV = (
+    "CONTINUITY_MODELS_DIR",
+    "CONTINUITY_PREPARED_DIR",
+    "HF_HUB_OFFLINE",
+    "HF_HOME",
+    "RAYON_NUM_THREADS",
+)
 
 COMPACT_SCHEMA = pa.schema(
     [
