@@ -472,8 +472,9 @@ fn build_bpe(v: &GgufVocab) -> Result<Tokenizer> {
     let model = match bpe(&pairs) {
         Ok(model) => model,
         // HF BPE rejects merges whose parts or result are not tokens
-        // (llama.cpp could never emit them as one token either): without
-        // them. Checked only here, as the BPE build checks them anyway.
+        // (llama.cpp could never emit them as one token either): build
+        // again without them. Checked only on this path, since the BPE
+        // build checks every merge anyway.
         Err(_) => {
             let vocab = v.vocab_map();
             let is_token = |t: &str| vocab.contains_key(t);
