@@ -7,6 +7,7 @@ token ids and the same thread count.
     /tmp/llvenv/bin/python benches/llama_cpp_side_by_side.py [--models smollm2-135m qwen2.5-0.5b]
         [--sizes 1536 6144] [--decode 64] [--threads 2] [--repeats 1] [--markdown FILE]
         [--cpu avx2|vnni|avx512|scalar] [--repack] [--kv-check] [--margins]
+        [--other-llama PYTHON]
 
 Same-ISA runs (`--cpu avx2`): continuity runs with `CONTINUITY_CPU=avx2`, and
 the llama.cpp of the venv must be built for that level, e.g.
@@ -45,6 +46,12 @@ untimed, recording its two highest logits per step (llama.cpp from its
 logits, continuity with `generate --top-logits 2`); the table then shows
 both sides' top-2 gap at the first differing step. A gap below 0.25 is a
 near-tie by the rule of crates/llm/tests/it/agreement.rs.
+
+With --other-llama, a second llama.cpp build (another venv's python, e.g. the
+native build beside the AVX2 one) runs the same ids once more: the table adds
+how many greedy ids llama.cpp's two builds share, and ours against the second
+build. Where llama.cpp's builds part from each other, a difference there says
+nothing about either implementation.
 """
 import argparse
 import json
@@ -250,6 +257,10 @@ def main():
                          "sides' two highest logits at the first differing step")
     ap.add_argument("--cpu", choices=sorted(ABOVE), help="restrict both sides to this kernel level "
                     "(continuity: CONTINUITY_CPU; llama.cpp: checked against its build)")
+    ap.add_argument("--other-llama", metavar="PYTHON",
+                    help="the python of a second llama-cpp-python build (e.g. the native one beside an AVX2 "
+                         "one): also count the greedy ids llama.cpp's two builds share, and ours against the "
+                         "second build (untimed, f16 KV)")
     args = ap.parse_args()
     if not os.path.exists(args.binary):
         sys.exit(f"{args.binary} not found: run `cargo build --release` first")
@@ -260,6 +271,15 @@ def main():
     else:
         ours_env.pop("CONTINUITY_CPU", None)
     print(f"llama.cpp: {info}; continuity: CONTINUITY_CPU={args.cpu or '(best)'}", file=sys.stderr)
+    other_info = None
+    if args.other_llama:
+        probe = subprocess.run([args.other_llama, "-c", "import llama_cpp; "
+                                "print(llama_cpp.llama_print_system_info().decode().strip())"],
+                               capture_output=True, text=True)
+        if probe.returncode != 0:
+            sys.exit(f"--other-llama {args.other_llama}: cannot import llama_cpp: {probe.stderr.strip()}")
+        other_info = probe.stdout.strip().splitlines()[-1]
+        print(f"other llama.cpp build: {other_info}", file=sys.stderr)
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -276,8 +296,8 @@ def main():
                 env_threads = {"RAYON_NUM_THREADS": str(args.threads)}
                 os.environ.update(env_threads)
                 ours_env.update(env_threads)
-                def llama_cmd(kv, *extra):
-                    return [sys.executable, os.path.abspath(__file__), "--child-llama", path, ids_file,
+                def llama_cmd(kv, *extra, python=sys.executable):
+                    return [python, os.path.abspath(__file__), "--child-llama", path, ids_file,
                             str(args.decode), str(args.threads), kv, "repack" if args.repack else "plain",
                             *extra]
 
@@ -306,6 +326,10 @@ def main():
                     f32 = measure(llama_cmd("f32"))["generated_ids"]
                     row["llama_f16_f32"] = common_prefix(a, f32)
                     row["ours_f32"] = common_prefix(b, f32)
+                if args.other_llama:
+                    other = measure(llama_cmd("f16", python=args.other_llama))["generated_ids"]
+                    row["llama_builds"] = common_prefix(a, other)
+                    row["ours_other"] = common_prefix(b, other)
                 if args.margins and same < len(a):
                     row["margins"] = margins_at_first_difference(
                         measure(llama_cmd("f16", "top")), measure(ours_cmd + ["--top-logits", "2"], ours_env))
@@ -315,7 +339,9 @@ def main():
                       f"decode {od:.1f} vs {ld:.1f} tok/s ({od / ld:.2f}x), "
                       f"peak {om / 2**20:.0f} vs {lm / 2**20:.0f} MiB; greedy ids equal for {same}/{len(a)}"
                       + (f"; llama.cpp f16 vs f32 KV {row['llama_f16_f32']}/{len(a)}, ours vs its f32 "
-                         f"{row['ours_f32']}/{len(a)}" if args.kv_check else ""),
+                         f"{row['ours_f32']}/{len(a)}" if args.kv_check else "")
+                      + (f"; llama.cpp's two builds {row['llama_builds']}/{len(a)}, ours vs the other "
+                         f"{row['ours_other']}/{len(a)}" if args.other_llama else ""),
                       file=sys.stderr, flush=True)
 
     lines = [
@@ -325,11 +351,16 @@ def main():
     if args.kv_check:
         lines[0] += " llama.cpp f16 vs f32 KV | ours vs llama.cpp f32 KV |"
         lines[1] += "---:|---:|"
+    if args.other_llama:
+        lines[0] += " llama.cpp vs its other build | ours vs the other build |"
+        lines[1] += "---:|---:|"
     if args.margins:
         lines[0] += " top-2 logits where the ids part |"
         lines[1] += "---|"
     for r in rows:
         kv_cells = f" {r['llama_f16_f32']}/{r['n']} | {r['ours_f32']}/{r['n']} |" if args.kv_check else ""
+        if args.other_llama:
+            kv_cells += f" {r['llama_builds']}/{r['n']} | {r['ours_other']}/{r['n']} |"
         lines.append(
             f"| {r['model']} | {r['tokens']} | {r['ours_prefill']:.1f} | {r['llama_prefill']:.1f} | "
             f"{r['ours_prefill'] / r['llama_prefill']:.2f} | {r['ours_decode']:.1f} | {r['llama_decode']:.1f} | "
@@ -342,7 +373,8 @@ def main():
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(f"threads {args.threads}, decode {args.decode} greedy tokens, repeats {args.repeats}, "
-                    f"CONTINUITY_CPU={args.cpu or '(best)'}; llama.cpp: {info}\n\n")
+                    f"CONTINUITY_CPU={args.cpu or '(best)'}; llama.cpp: {info}"
+                    + (f"; other llama.cpp build: {other_info}" if other_info else "") + "\n\n")
             f.write(table)
 
 
