@@ -239,16 +239,18 @@ impl QWeights {
         map: std::sync::Arc<memmap2::Mmap>,
         (start, len): (usize, usize),
     ) -> Result<Self> {
-        let bv = format.block_values();
-        let want = match layout {
-            Layout::Ggml => n * (k / bv) * format.block_bytes(),
-            Layout::R8 if n % r8::GROUP == 0 => {
-                n / r8::GROUP * (k / bv) * r8::group_block_bytes(format)
+        match layout {
+            Layout::Ggml => check_len(format, n, k, len)?,
+            Layout::R8 => {
+                if n % r8::GROUP != 0 {
+                    bail!("R8 layout with {n} rows (not a multiple of {})", r8::GROUP);
+                }
+                let bv = format.block_values();
+                let want = n / r8::GROUP * (k / bv) * r8::group_block_bytes(format);
+                if k % bv != 0 || len != want {
+                    bail!("{format:?} ({n}, {k}) in the R8 layout needs {want} bytes, got {len}");
+                }
             }
-            Layout::R8 => bail!("R8 layout with {n} rows (not a multiple of {})", r8::GROUP),
-        };
-        if k % bv != 0 || len != want {
-            bail!("{format:?} ({n}, {k}) in the {layout:?} layout needs {want} bytes, got {len}");
         }
         if start.checked_add(len).is_none_or(|end| end > map.len()) {
             bail!(

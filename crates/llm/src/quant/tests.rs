@@ -328,6 +328,37 @@ fn r8_rows_start_where_the_kernels_expect() {
 }
 
 #[test]
+fn a_mapped_matrix_must_fit_its_shape_layout_and_map() {
+    use std::io::Write;
+    let c = case(GgmlDType::Q5_0, 16, 64, 1, 5);
+    let ggml = QWeights::from_qtensor(&c.w).unwrap().unwrap();
+    let r8 = ggml.clone().repacked_r8();
+    // One map holding both layouts back to back, after 64 bytes of padding.
+    let mut f = tempfile::tempfile().unwrap();
+    f.write_all(&[0u8; 64]).unwrap();
+    f.write_all(ggml.bytes()).unwrap();
+    f.write_all(r8.bytes()).unwrap();
+    // SAFETY: the file is this test's own and is not changed while mapped.
+    let map = std::sync::Arc::new(unsafe { memmap2::Mmap::map(&f) }.unwrap());
+    let (g_len, r_len) = (ggml.bytes().len(), r8.bytes().len());
+    let map_at = |layout, dims, at: usize, len| {
+        QWeights::mapped(Format::Q5_0, layout, dims, map.clone(), (at, len))
+    };
+    let w = map_at(Layout::Ggml, (16, 64), 64, g_len).unwrap();
+    assert!(w.is_mapped());
+    assert_eq!((w.layout(), w.bytes()), (Layout::Ggml, ggml.bytes()));
+    let w = map_at(Layout::R8, (16, 64), 64 + g_len, r_len).unwrap();
+    assert_eq!((w.layout(), w.bytes()), (Layout::R8, r8.bytes()));
+    // Too short, the wrong shape, R8 rows not a multiple of 8, past the end.
+    assert!(map_at(Layout::Ggml, (16, 64), 64, g_len - 1).is_err());
+    assert!(map_at(Layout::Ggml, (8, 64), 64, g_len).is_err());
+    assert!(map_at(Layout::R8, (16, 48), 64 + g_len, r_len).is_err());
+    assert!(map_at(Layout::R8, (12, 64), 64, 12 * 2 * 22).is_err());
+    assert!(map_at(Layout::R8, (16, 64), 64 + g_len + 1, r_len).is_err());
+    assert!(map_at(Layout::Ggml, (16, 64), usize::MAX, g_len).is_err());
+}
+
+#[test]
 fn loading_for_this_cpu_repacks_when_it_can() {
     let c = case(GgmlDType::Q5_0, 16, 64, 1, 8);
     let direct = QWeights::from_qtensor_for_this_cpu(&c.w).unwrap().unwrap();
