@@ -6,7 +6,9 @@
 //! sessions, runs them on a pool of `threads`, catches what fails (an
 //! error or a panic: the batch never stops), and resumes: a session whose
 //! output folder holds its row ([`DONE`]) for the same input (size and
-//! modification time) is not run again, and its row is read back.
+//! modification time) is not run again, and its row is read back. A file
+//! the work finds is not a session at all ([`NotDone::NotASession`]: a
+//! configuration, a manifest, a report) is skipped, not failed.
 
 use std::fs;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -69,7 +71,35 @@ pub struct Measured {
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Compacted,
+    /// Not a session (its format is not detected): nothing to compact.
+    Skipped,
     Failed,
+}
+
+impl Status {
+    /// As written in the summary's `status` column.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Compacted => "compacted",
+            Status::Skipped => "skipped",
+            Status::Failed => "failed",
+        }
+    }
+}
+
+/// Why the work for one file did not compact it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotDone {
+    /// The file is not a session: skipped, with the reason.
+    NotASession(String),
+    /// The session failed, with the error.
+    Failed(String),
+}
+
+impl From<String> for NotDone {
+    fn from(error: String) -> Self {
+        NotDone::Failed(error)
+    }
 }
 
 /// One row of the summary.
@@ -79,7 +109,7 @@ pub struct Row {
     pub status: Status,
     #[serde(flatten)]
     pub measured: Measured,
-    /// Why it failed.
+    /// Why it failed, or why it is not a session (skipped).
     pub error: Option<String>,
     pub seconds: f64,
     /// The input this row is for (size, modification time in ns).
@@ -172,11 +202,18 @@ pub fn finished(job: &Job) -> Option<Row> {
 
 /// Run `work` on every job not finished before, on `threads` threads;
 /// `on_done` is called once per job as it ends (for a progress bar). A job
-/// that fails or panics gets a failed row; its row is written too, so a
-/// re-run does not retry an input that has not changed.
-pub fn run<W, P>(jobs: &[Job], threads: usize, work: W, on_done: P) -> Result<Vec<Row>, BatchError>
+/// that fails or panics gets a failed row, one that is not a session a
+/// skipped row; those rows are written too, so a re-run does not retry an
+/// input that has not changed.
+pub fn run<W, E, P>(
+    jobs: &[Job],
+    threads: usize,
+    work: W,
+    on_done: P,
+) -> Result<Vec<Row>, BatchError>
 where
-    W: Fn(&Job) -> Result<Measured, String> + Sync,
+    W: Fn(&Job) -> Result<Measured, E> + Sync,
+    E: Into<NotDone>,
     P: Fn(&Row) + Sync,
 {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -198,17 +235,23 @@ where
     Ok(rows)
 }
 
-fn run_one<W>(job: &Job, work: &W) -> Row
+fn run_one<W, E>(job: &Job, work: &W) -> Row
 where
-    W: Fn(&Job) -> Result<Measured, String> + Sync,
+    W: Fn(&Job) -> Result<Measured, E> + Sync,
+    E: Into<NotDone>,
 {
     let (input_bytes, input_mtime_ns) = stamp(&job.input);
     let start = Instant::now();
-    let outcome = catch_unwind(AssertUnwindSafe(|| work(job)))
-        .unwrap_or_else(|_| Err("internal error: the compaction panicked".into()));
+    let outcome =
+        catch_unwind(AssertUnwindSafe(|| work(job).map_err(Into::into))).unwrap_or_else(|_| {
+            Err(NotDone::Failed(
+                "internal error: the compaction panicked".into(),
+            ))
+        });
     let (status, measured, error) = match outcome {
         Ok(m) => (Status::Compacted, m, None),
-        Err(e) => (Status::Failed, Measured::default(), Some(e)),
+        Err(NotDone::NotASession(why)) => (Status::Skipped, Measured::default(), Some(why)),
+        Err(NotDone::Failed(e)) => (Status::Failed, Measured::default(), Some(e)),
     };
     let mut row = Row {
         name: job.name.clone(),
@@ -257,7 +300,7 @@ fn cells(r: &Row) -> Vec<String> {
     let opt = |v: Option<f64>| v.map(|f| format!("{f:.3}")).unwrap_or_default();
     vec![
         r.name.clone(),
-        format!("{:?}", r.status).to_lowercase(),
+        r.status.name().to_string(),
         m.format.clone(),
         m.version.clone().unwrap_or_default(),
         m.at.clone(),
@@ -319,7 +362,7 @@ fn write_sqlite(path: &Path, rows: &[Row]) -> Result<(), BatchError> {
             let m = &r.measured;
             ins.execute(rusqlite::params![
                 r.name,
-                format!("{:?}", r.status).to_lowercase(),
+                r.status.name(),
                 m.format,
                 m.version,
                 m.at,

@@ -180,3 +180,19 @@ def test_replay_conditions(cluster: str, reference: Path, tmp_path: Path) -> Non
         sessions, strategies=["summary-only", "governed"], summarizers=["none", "extractive"], workers=2, **kw
     )
     assert again["resumed"] == 8 and again["replayed"] == 0
+
+
+def test_files_that_are_not_sessions_are_skipped(cluster: str, tmp_path: Path) -> None:
+    # A manifest and a report beside the archives: skipped, not errors.
+    inp = tmp_path / "in"
+    (inp / "run" / "archive").mkdir(parents=True)
+    shutil.copyfile(EXAMPLE / "session.json", inp / "run" / "archive" / "cmp-1.json")
+    (inp / "manifest.json").write_text('{"label": "E1", "kernel_sha256": "ab12"}')
+    (inp / "run" / "report.json").write_text('{"totals": {"requests": 12}}')
+    summary = compact_dataset(inp, kernel=EXAMPLE / "kernel.toml", policy=EXAMPLE / "policy.toml", out=tmp_path / "out")
+    assert summary["compacted"] == 1 and summary["skipped"] == 2 and summary["errors"] == 0, summary
+    rows = {r["id"]: r for r in pq.read_table(summary["results"]).to_pylist()}
+    assert rows["run/archive/cmp-1"]["status"] == "ok"
+    for name in ["manifest", "run/report"]:
+        assert rows[name]["status"] == "skipped" and rows[name]["exit_code"] == 0, rows[name]
+        assert "unknown request format" in rows[name]["error"]

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use continuity_core::error::Source;
-use continuity_core::formats::At;
-use continuity_eval::batch::{self, Measured, Status};
+use continuity_core::error::{Error, InputError, Source};
+use continuity_core::formats::{self, At};
+use continuity_eval::batch::{self, Measured, NotDone, Status};
 
 use super::session::{self, Setup};
 use crate::{progress, render};
@@ -33,11 +33,11 @@ pub fn run(b: &Batch, setup: &Setup) -> anyhow::Result<()> {
     let rows = batch::run(
         &jobs,
         threads,
-        |job| {
-            let bytes =
-                std::fs::read(&job.input).map_err(|e| format!("{}: {e}", job.input.display()))?;
-            let mut summarizer =
-                continuity_models::by_name(b.summarizer).map_err(|e| e.to_string())?;
+        |job| -> Result<Measured, NotDone> {
+            let bytes = std::fs::read(&job.input)
+                .map_err(|e| NotDone::Failed(format!("{}: {e}", job.input.display())))?;
+            let mut summarizer = continuity_models::by_name(b.summarizer)
+                .map_err(|e| NotDone::Failed(e.to_string()))?;
             let o = session::compact_one(
                 &bytes,
                 &Source::path(&job.input),
@@ -47,7 +47,7 @@ pub fn run(b: &Batch, setup: &Setup) -> anyhow::Result<()> {
                 summarizer.as_mut(),
                 None,
             )
-            .map_err(|e| format!("{e:#}"))?;
+            .map_err(not_done)?;
             Ok(measured(&o))
         },
         |row| {
@@ -63,6 +63,23 @@ pub fn run(b: &Batch, setup: &Setup) -> anyhow::Result<()> {
         print!("{}", render::batch(&rows, b.out));
     }
     Ok(())
+}
+
+/// A file whose format is not detected is not a session (a configuration,
+/// a manifest, a report beside the sessions): skipped. Any other error,
+/// a malformed session among them, is a failure.
+fn not_done(e: anyhow::Error) -> NotDone {
+    let input = e
+        .downcast_ref::<InputError>()
+        .or_else(|| match e.downcast_ref::<Error>() {
+            Some(Error::Input(i)) => Some(i),
+            _ => None,
+        });
+    if input.is_some_and(formats::is_not_a_session) {
+        NotDone::NotASession(format!("{e:#}"))
+    } else {
+        NotDone::Failed(format!("{e:#}"))
+    }
 }
 
 fn measured(o: &session::Outcome) -> Measured {

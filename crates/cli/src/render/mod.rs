@@ -203,16 +203,21 @@ fn keyed_table(k: &continuity_eval::literal::KeyedPair) -> String {
 }
 
 /// The end of a folder batch: counts, the failed sessions, the summary.
+/// Files that are not sessions are counted as skipped; the summary names
+/// them.
 pub fn batch(rows: &[continuity_eval::batch::Row], out: &std::path::Path) -> String {
     use continuity_eval::batch::{Status, SUMMARY_CSV, SUMMARY_SQLITE};
     let failed: Vec<_> = rows.iter().filter(|r| r.status == Status::Failed).collect();
-    let resumed = rows
-        .iter()
-        .filter(|r| r.resumed && r.status == Status::Compacted)
-        .count();
-    let compacted = rows.len() - failed.len() - resumed;
+    let count = |resumed: bool| {
+        rows.iter()
+            .filter(|r| r.resumed == resumed && r.status == Status::Compacted)
+            .count()
+    };
+    let skipped = rows.iter().filter(|r| r.status == Status::Skipped).count();
     let mut s = format!(
-        "   Compacted {compacted} session(s), {resumed} already done, {} failed\n",
+        "   Compacted {} session(s), {} already done, {} failed, {skipped} skipped (not a session)\n",
+        count(false),
+        count(true),
         failed.len()
     );
     for r in failed {

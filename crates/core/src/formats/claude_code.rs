@@ -13,9 +13,12 @@
 //! The request at a point is the chain from the last conversation line at
 //! or before it back to the root or the last compaction boundary, written
 //! as an Anthropic Messages request: consecutive lines of one role merge
-//! into one message, as Claude Code sends them. A file whose every message
+//! into one message, as Claude Code sends them. Parallel tool calls are
+//! written one line per call, each result a child of its own call, so all
+//! but one hang off the chain: those lines are read with it. Tool results
+//! of a branch not taken are named in a warning. A file whose every message
 //! is a side chain (a sub-agent's transcript) is read as its own
-//! conversation.
+//! conversation; otherwise side-chain lines are counted, not read.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -110,6 +113,15 @@ impl Log {
         let all_sidechain = !lines
             .iter()
             .any(|l| matches!(l.kind, Kind::User | Kind::Assistant) && !l.sidechain);
+        // A sub-agent's lines written inline (Claude Code 1.0) are its own
+        // conversation, not this one's: counted, not read.
+        let side = lines
+            .iter()
+            .filter(|l| matches!(l.kind, Kind::User | Kind::Assistant) && l.sidechain)
+            .count();
+        if side > 0 && !all_sidechain {
+            tally.known.insert("sidechain (sub-agent)".into(), side);
+        }
         let mut log = Log {
             source: source.clone(),
             lines,
@@ -160,47 +172,26 @@ impl Log {
         let leaf = self
             .lines
             .iter()
-            .rposition(|l| {
-                l.no <= limit
-                    && matches!(l.kind, Kind::User | Kind::Assistant)
-                    && (self.all_sidechain || !l.sidechain)
-            })
+            .rposition(|l| l.no <= limit && self.is_conversation(l))
             .ok_or_else(|| {
                 self.points()
                     .bad_point(at, format!("no conversation at or before line {limit}"))
             })?;
-        let chain = self.chain(leaf);
+        let (chain, start) = self.chain(leaf);
+        let chain = self.with_parallel_lines(chain, start, leaf);
+        let mut warnings = self.warnings.clone();
+        warnings.extend(self.unread_results(&chain, start, leaf));
+        let lines: Vec<&Line> = chain.iter().map(|i| &self.lines[*i]).collect();
         let mut skipped = self.skipped.clone();
-        let (messages, tools, model) = build_messages(&chain, &mut skipped);
-        let mut body = Map::new();
-        let mut reconstructed = vec![format!(
-            "max_tokens: {MAX_TOKENS} (Claude Code's default output cap; not recorded)"
-        )];
-        match model {
-            Some(m) => {
-                body.insert("model".into(), m.into());
-            }
-            None => reconstructed.push("model: not recorded before this point; left out".into()),
-        }
-        body.insert("max_tokens".into(), MAX_TOKENS.into());
-        if !tools.is_empty() {
-            reconstructed.push(format!(
-                "tools: {} declared from the calls with an open input schema (the transcript records no schemas)",
-                tools.len()
-            ));
-            body.insert("tools".into(), Value::Array(tools));
-        }
-        reconstructed.push("system prompt: not recorded; left out".into());
-        body.insert("messages".into(), Value::Array(messages));
+        let (body, reconstructed) = request_body(&lines, &mut skipped);
         let invalid = |message: String| InputError::InvalidTranscript {
             file: self.source.clone(),
             format: NAME,
             line: self.lines[leaf].no,
             message,
         };
-        let mut t = anthropic::parse(&Value::Object(body)).map_err(invalid)?;
-        let mut warnings = self.warnings.clone();
-        warnings.extend(repair::repair(&mut t).into_iter().map(Warning::general));
+        let mut t = anthropic::parse(&body).map_err(invalid)?;
+        warnings.extend(repair::repair(&mut t));
         super::check_conversation(&t).map_err(invalid)?;
         Ok(Read {
             transcript: t,
@@ -227,11 +218,19 @@ impl Log {
         }
     }
 
-    /// The conversation lines from the root (or the last compaction
-    /// boundary) to `leaf`, in order.
-    fn chain(&self, leaf: usize) -> Vec<&Line> {
+    /// A user or assistant line of the conversation read (a sub-agent's
+    /// side chain only when the whole file is one).
+    fn is_conversation(&self, l: &Line) -> bool {
+        matches!(l.kind, Kind::User | Kind::Assistant) && (self.all_sidechain || !l.sidechain)
+    }
+
+    /// The conversation lines (indices) from the root or the last compaction
+    /// boundary to `leaf`, in order, and where that span starts (the
+    /// boundary's index, or 0).
+    fn chain(&self, leaf: usize) -> (Vec<usize>, usize) {
         let mut out = Vec::new();
         let mut seen = HashSet::new();
+        let mut start = 0;
         let mut at = Some(leaf);
         while let Some(i) = at {
             if !seen.insert(i) {
@@ -239,10 +238,11 @@ impl Log {
             }
             let line = &self.lines[i];
             if line.kind == Kind::Boundary {
+                start = i;
                 break;
             }
             if matches!(line.kind, Kind::User | Kind::Assistant) {
-                out.push(line);
+                out.push(i);
             }
             at = line
                 .parent
@@ -251,8 +251,173 @@ impl Log {
                 .copied();
         }
         out.reverse();
-        out
+        (out, start)
     }
+
+    /// The chain with the lines Claude Code writes beside it: an assistant
+    /// turn with parallel tool calls is one line per call, and each result
+    /// is a child of its own call's line, so all but one of the calls and
+    /// results hang off the chain as if they were branches. Taken in: a
+    /// line of an assistant message on the chain that adds a call, and a
+    /// line whose results all answer calls on the chain that nothing there
+    /// answers yet. Each goes after the line it belongs to, in file order.
+    fn with_parallel_lines(&self, chain: Vec<usize>, start: usize, leaf: usize) -> Vec<usize> {
+        let mut linked = Linked::default();
+        for i in &chain {
+            linked.add(&self.lines[*i]);
+        }
+        let on_chain: HashSet<usize> = chain.iter().copied().collect();
+        let mut candidates: Vec<usize> = (start..=leaf)
+            .filter(|i| !on_chain.contains(i) && self.is_conversation(&self.lines[*i]))
+            .collect();
+        let mut out = chain;
+        loop {
+            let before = candidates.len();
+            candidates.retain(|i| {
+                let line = &self.lines[*i];
+                let Some(anchor) = linked.anchor(line, &out, &self.lines) else {
+                    return true;
+                };
+                let mut at = anchor + 1;
+                while at < out.len() && out[at] < *i {
+                    at += 1;
+                }
+                out.insert(at, *i);
+                linked.add(line);
+                false
+            });
+            if candidates.len() == before {
+                return out;
+            }
+        }
+    }
+
+    /// A warning naming the tool results in the span read that are not
+    /// read: those of a rewound or edited turn (a branch not taken).
+    fn unread_results(&self, chain: &[usize], start: usize, leaf: usize) -> Option<Warning> {
+        let read: HashSet<&str> = chain
+            .iter()
+            .flat_map(|i| block_ids(&self.lines[*i].message, "tool_result", "tool_use_id"))
+            .collect();
+        let unread: Vec<(usize, &str)> = (start..=leaf)
+            .map(|i| &self.lines[i])
+            .filter(|l| l.kind == Kind::User && self.is_conversation(l))
+            .flat_map(|l| {
+                block_ids(&l.message, "tool_result", "tool_use_id").map(move |id| (l.no, id))
+            })
+            .filter(|(_, id)| !read.contains(id))
+            .collect();
+        let (first, _) = unread.first()?;
+        Some(
+            Warning::at(
+                *first,
+                format!(
+                    "{} tool result(s) on a branch not taken (a rewound or edited turn) not read (first at this line)",
+                    unread.len()
+                ),
+            )
+            .about(unread.iter().map(|(_, id)| id.to_string())),
+        )
+    }
+}
+
+/// The calls, results and assistant messages of the lines read so far.
+#[derive(Default)]
+struct Linked {
+    calls: HashSet<String>,
+    answered: HashSet<String>,
+    messages: HashSet<String>,
+}
+
+impl Linked {
+    fn add(&mut self, line: &Line) {
+        let m = &line.message;
+        self.calls
+            .extend(block_ids(m, "tool_use", "id").map(str::to_string));
+        self.answered
+            .extend(block_ids(m, "tool_result", "tool_use_id").map(str::to_string));
+        if line.kind == Kind::Assistant {
+            self.messages.extend(message_id(line).map(str::to_string));
+        }
+    }
+
+    /// Where in `read` the line belongs, after the last line read of its
+    /// assistant message or of the call its first result answers; `None`
+    /// when it is not linked to them.
+    fn anchor(&self, line: &Line, read: &[usize], lines: &[Line]) -> Option<usize> {
+        let m = &line.message;
+        match line.kind {
+            Kind::Assistant => {
+                let id = message_id(line).filter(|id| self.messages.contains(*id))?;
+                let adds_a_call = block_ids(m, "tool_use", "id").any(|c| !self.calls.contains(c));
+                if !adds_a_call {
+                    return None;
+                }
+                read.iter().rposition(|i| {
+                    lines[*i].kind == Kind::Assistant && message_id(&lines[*i]) == Some(id)
+                })
+            }
+            Kind::User => {
+                let results: Vec<&str> = block_ids(m, "tool_result", "tool_use_id").collect();
+                let first = *results.first()?;
+                let all_open = results
+                    .iter()
+                    .all(|id| self.calls.contains(*id) && !self.answered.contains(*id));
+                if !all_open {
+                    return None;
+                }
+                read.iter().rposition(|i| {
+                    block_ids(&lines[*i].message, "tool_use", "id").any(|c| c == first)
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The API message id of an assistant line (one per model response, shared
+/// by the lines Claude Code splits it into).
+fn message_id(line: &Line) -> Option<&str> {
+    line.message.get("id").and_then(Value::as_str)
+}
+
+/// The `key` of each content block of type `kind` (`tool_use` ids,
+/// `tool_result` call ids).
+fn block_ids<'a>(message: &'a Value, kind: &'a str, key: &'a str) -> impl Iterator<Item = &'a str> {
+    message
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(move |b| b.get("type").and_then(Value::as_str) == Some(kind))
+        .filter_map(move |b| b.get(key).and_then(Value::as_str))
+}
+
+/// The Anthropic request body for the chain's lines, and what it had to
+/// fill in that Claude Code does not record.
+fn request_body(lines: &[&Line], skipped: &mut BTreeMap<String, usize>) -> (Value, Vec<String>) {
+    let (messages, tools, model) = build_messages(lines, skipped);
+    let mut body = Map::new();
+    let mut reconstructed = vec![format!(
+        "max_tokens: {MAX_TOKENS} (Claude Code's default output cap; not recorded)"
+    )];
+    match model {
+        Some(m) => {
+            body.insert("model".into(), m.into());
+        }
+        None => reconstructed.push("model: not recorded before this point; left out".into()),
+    }
+    body.insert("max_tokens".into(), MAX_TOKENS.into());
+    if !tools.is_empty() {
+        reconstructed.push(format!(
+            "tools: {} declared from the calls with an open input schema (the transcript records no schemas)",
+            tools.len()
+        ));
+        body.insert("tools".into(), Value::Array(tools));
+    }
+    reconstructed.push("system prompt: not recorded; left out".into());
+    body.insert("messages".into(), Value::Array(messages));
+    (Value::Object(body), reconstructed)
 }
 
 /// Counts of the lines that are not part of a request: known kinds, and

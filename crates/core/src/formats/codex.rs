@@ -15,7 +15,10 @@
 //! The request at a point is written as a Responses request: `model` and
 //! reasoning settings from the latest `turn_context`, `instructions` from
 //! the session, `input` the history; `ghost_snapshot` items, which Codex
-//! never sends, are left out.
+//! never sends, are left out. The harness's messages (developer and system
+//! messages, and the environment and AGENTS.md context Codex sends as user
+//! messages) lead the input wherever they came, each once, so they are read
+//! as instructions, never as the user's request or the conversation.
 
 use std::collections::BTreeMap;
 
@@ -33,14 +36,6 @@ const SUMMARY_PREFIX: &str = "Another language model started to solve this probl
 /// The user-message budget of a local compaction, in approximate tokens
 /// (Codex: `COMPACT_USER_MESSAGE_MAX_TOKENS`, 4 bytes a token).
 const USER_MESSAGE_BUDGET: usize = 20_000;
-
-/// Texts that open the session context Codex sends before the first user
-/// message (case-insensitive).
-const CONTEXT_PREFIXES: &[&str] = &[
-    "<environment_context>",
-    "<user_instructions>",
-    "# agents.md instructions",
-];
 
 #[derive(Debug, Clone)]
 enum Entry {
@@ -136,6 +131,11 @@ impl Log {
                 .points()
                 .bad_point(at, format!("no conversation at or before line {limit}")));
         }
+        let (history, repeated) = context_first(history);
+        let mut skipped = self.skipped.clone();
+        if repeated > 0 {
+            skipped.insert("repeated harness context".into(), repeated);
+        }
         let (body, reconstructed) = self.request(history, &context);
         let invalid = |message: String| InputError::InvalidTranscript {
             file: self.source.clone(),
@@ -146,7 +146,7 @@ impl Log {
         let (mut t, item_warnings) = responses::parse(&body).map_err(invalid)?;
         let mut warnings = self.warnings.clone();
         warnings.extend(item_warnings.into_iter().map(Warning::general));
-        warnings.extend(repair::repair(&mut t).into_iter().map(Warning::general));
+        warnings.extend(repair::repair(&mut t));
         super::check_conversation(&t).map_err(invalid)?;
         Ok(Read {
             transcript: t,
@@ -156,7 +156,7 @@ impl Log {
                 lines: Some(self.total_lines),
                 at: Some(at.to_string()),
                 at_line: Some(limit),
-                skipped: self.skipped.clone(),
+                skipped,
                 reconstructed,
                 agent_compactions: self.compactions.clone(),
                 warnings,
@@ -373,15 +373,47 @@ fn role(item: &Value) -> Option<&str> {
     item.get("role").and_then(Value::as_str)
 }
 
+/// A message of the harness, not of the conversation: a developer or system
+/// message, or the context Codex sends as a user message (environment,
+/// AGENTS.md, the user's instructions).
 fn is_context(item: &Value) -> bool {
+    let message = item
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("message")
+        == "message";
     match role(item) {
-        Some("developer" | "system") => true,
-        Some("user") => message_text(item).is_some_and(|t| {
-            let t = t.trim_start().to_lowercase();
-            CONTEXT_PREFIXES.iter().any(|p| t.starts_with(p))
-        }),
+        Some("developer" | "system") => message,
+        Some("user") => {
+            message
+                && item
+                    .get("content")
+                    .is_some_and(responses::is_harness_context)
+        }
         _ => false,
     }
+}
+
+/// The history with the harness's messages first, wherever they came (a
+/// permissions notice between a call and its output, the context sent again
+/// on resume), each once (its last copy, so the latest state is last): the
+/// request reads them as instructions, and its first user message is the
+/// user's own. Returns how many repeated copies were left out.
+fn context_first(history: Vec<Value>) -> (Vec<Value>, usize) {
+    let (context, conversation): (Vec<Value>, Vec<Value>) =
+        history.into_iter().partition(is_context);
+    let mut kept: Vec<Value> = Vec::with_capacity(context.len());
+    let mut repeated = 0;
+    for item in context.into_iter().rev() {
+        if kept.contains(&item) {
+            repeated += 1;
+        } else {
+            kept.push(item);
+        }
+    }
+    kept.reverse();
+    kept.extend(conversation);
+    (kept, repeated)
 }
 
 fn user_message(text: String) -> Value {

@@ -57,6 +57,8 @@ impl Document {
     pub fn read(&self, at: At) -> Result<Read, InputError> {
         match self {
             Document::Request { value, source } => {
+                // Detected first: a file of no format is that, at any point.
+                let (transcript, warnings) = parse_request(value, source)?;
                 if at != At::Last {
                     return Err(InputError::BadPoint {
                         file: source.clone(),
@@ -64,7 +66,6 @@ impl Document {
                         message: "a request body has one point only; `--at` applies to session transcripts (Claude Code, Codex)".into(),
                     });
                 }
-                let (transcript, warnings) = parse_request(value, source)?;
                 let mut origin = Origin::request(transcript.format.name());
                 origin.warnings = warnings;
                 Ok(Read { transcript, origin })
@@ -127,27 +128,64 @@ pub fn parse_value(value: &Value, source: &Source) -> Result<Transcript, InputEr
     Ok(parse_request(value, source)?.0)
 }
 
+/// Whether reading failed because the input is not a session or request of
+/// any format we read (its format is not detected: a configuration file, a
+/// report), rather than because a session we recognise is malformed. A
+/// folder run skips those.
+pub fn is_not_a_session(e: &InputError) -> bool {
+    matches!(e, InputError::UnknownFormat { .. })
+}
+
+/// What a document that is shaped as a request but detected as none is
+/// called in its error: it is a malformed request, not some other file.
+fn request_shape(value: &Value) -> Option<&'static str> {
+    match value {
+        Value::Object(obj) if obj.contains_key("messages") => Some("Messages or Chat Completions"),
+        Value::Array(items)
+            if items.iter().any(|m| {
+                matches!(
+                    m.get("kind").and_then(Value::as_str),
+                    Some("request" | "response")
+                )
+            }) =>
+        {
+            Some(Format::PydanticAi.name())
+        }
+        _ => None,
+    }
+}
+
 /// A request body and the warnings of its adapter.
 fn parse_request(value: &Value, source: &Source) -> Result<(Transcript, Vec<Warning>), InputError> {
-    let format = detect(value).map_err(|reason| InputError::UnknownFormat {
-        file: source.clone(),
-        reason,
+    let format = detect(value).map_err(|reason| match request_shape(value) {
+        Some(format) => InputError::InvalidRequest {
+            file: source.clone(),
+            format,
+            message: reason,
+        },
+        None => InputError::UnknownFormat {
+            file: source.clone(),
+            reason,
+        },
     })?;
     let invalid = |message: String| InputError::InvalidRequest {
         file: source.clone(),
         format: format.name(),
         message,
     };
-    let transcript = match format {
-        Format::Anthropic => anthropic::parse(value).map_err(invalid)?,
-        Format::OpenAi => openai::parse(value).map_err(invalid)?,
-        Format::PydanticAi => pydantic::parse(value).map_err(invalid)?,
-        Format::Responses => {
-            let (t, warnings) = responses::parse(value).map_err(invalid)?;
-            return Ok((t, warnings.into_iter().map(Warning::general).collect()));
-        }
+    let (transcript, warnings) = match format {
+        Format::Anthropic => (anthropic::parse(value).map_err(invalid)?, Vec::new()),
+        Format::OpenAi => (openai::parse(value).map_err(invalid)?, Vec::new()),
+        Format::PydanticAi => (pydantic::parse(value).map_err(invalid)?, Vec::new()),
+        Format::Responses => responses::parse(value).map_err(invalid)?,
     };
-    Ok((transcript, Vec::new()))
+    // A request body is never repaired: one its API would refuse (an
+    // orphaned result, an unanswered call) is bad input, said at once.
+    check_conversation(&transcript).map_err(invalid)?;
+    Ok((
+        transcript,
+        warnings.into_iter().map(Warning::general).collect(),
+    ))
 }
 
 /// Decide which of the request formats a JSON document is.

@@ -7,20 +7,24 @@
 //!   side (assistant messages before the first user message are dropped),
 //!   neighbours of the same role are merged, and in a user message the tool
 //!   results come first.
-//! - A tool result that answers no call of the message before it is dropped.
+//! - A tool result that is not next to its call (a message came between
+//!   them: a late result, a notice written before it) is moved to just
+//!   after the call, when nothing there answers it yet. A tool result that
+//!   then answers no call of the message before it is dropped.
 //! - A call that the next message does not answer gets an error result
 //!   saying no result was recorded (a call in the last message stays open).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use super::session::Warning;
 use crate::transcript::{Format, Message, Part, PartRec, Role, Transcript};
 
 /// The text of the result given to a call whose result was not recorded.
 pub(super) const NO_RESULT: &str = "[no result recorded in the transcript]";
 
-pub(super) fn repair(t: &mut Transcript) -> Vec<String> {
+pub(super) fn repair(t: &mut Transcript) -> Vec<Warning> {
     let mut said = Vec::new();
     let alternating = matches!(t.format, Format::Anthropic | Format::PydanticAi);
     if alternating {
@@ -30,13 +34,14 @@ pub(super) fn repair(t: &mut Transcript) -> Vec<String> {
             .position(|m| m.role == Role::User)
             .unwrap_or(t.messages.len());
         if lead > 0 {
-            said.push(format!(
+            said.push(Warning::general(format!(
                 "{lead} assistant message(s) before the first user message dropped (the request must open on the user side)"
-            ));
+            )));
             t.messages.drain(..lead);
         }
         merge_neighbours(&mut t.messages);
     }
+    reattach_results(&mut t.messages, alternating, &mut said);
     drop_orphans(&mut t.messages, &mut said);
     t.messages.retain(|m| !m.parts.is_empty());
     if alternating {
@@ -71,7 +76,72 @@ fn calls_of(m: &Message) -> HashSet<String> {
     m.tool_calls().map(|(id, _, _)| id.to_string()).collect()
 }
 
-fn drop_orphans(messages: &mut [Message], said: &mut Vec<String>) {
+/// Move each tool result that is not in the message after its call to
+/// there, when that message does not answer the call already.
+fn reattach_results(messages: &mut Vec<Message>, alternating: bool, said: &mut Vec<Warning>) {
+    let mut call_at: HashMap<String, usize> = HashMap::new();
+    for (i, m) in messages.iter().enumerate() {
+        for (id, _, _) in m.tool_calls() {
+            call_at.entry(id.to_string()).or_insert(i);
+        }
+    }
+    let answered_next = |j: usize, id: &str| {
+        messages
+            .get(j + 1)
+            .is_some_and(|n| n.parts.iter().any(|p| p.part.answers() == Some(id)))
+    };
+    // (the call's message, the result's message, the result's part)
+    let mut moves: Vec<(usize, usize, usize)> = Vec::new();
+    let mut moved: HashSet<&str> = HashSet::new();
+    for (i, m) in messages.iter().enumerate() {
+        for (k, p) in m.parts.iter().enumerate() {
+            let Some(id) = p.part.answers() else { continue };
+            match call_at.get(id) {
+                // One result a call: a second copy stays, and is dropped.
+                Some(&j) if j + 1 != i && !answered_next(j, id) && moved.insert(id) => {
+                    moves.push((j, i, k))
+                }
+                _ => {}
+            }
+        }
+    }
+    if moves.is_empty() {
+        return;
+    }
+    // Take the parts out, last first so the indices hold.
+    let mut taken: Vec<(usize, PartRec)> = Vec::new();
+    for &(j, i, k) in moves.iter().rev() {
+        taken.push((j, messages[i].parts.remove(k)));
+    }
+    // Put them in, the latest call first so inserted messages shift none
+    // still to come.
+    taken.sort_by_key(|(j, _)| std::cmp::Reverse(*j));
+    for (j, rec) in taken {
+        if let Some(id) = rec.part.answers() {
+            said.push(
+                Warning::general(format!(
+                    "tool result `{id}` was not next to its call (another message came between them); moved to just after the call"
+                ))
+                .about([id.to_string()]),
+            );
+        }
+        let fits = messages.get(j + 1).is_some_and(|n| {
+            n.role == Role::User
+                && (alternating || n.parts.iter().all(|p| p.part.answers().is_some()))
+        });
+        if fits {
+            let next = &mut messages[j + 1];
+            next.string_content = false;
+            next.parts.insert(0, rec);
+        } else {
+            let mut m = Message::new(Role::User, vec![]);
+            m.parts.push(rec);
+            messages.insert(j + 1, m);
+        }
+    }
+}
+
+fn drop_orphans(messages: &mut [Message], said: &mut Vec<Warning>) {
     for i in 0..messages.len() {
         let prev = i
             .checked_sub(1)
@@ -79,9 +149,12 @@ fn drop_orphans(messages: &mut [Message], said: &mut Vec<String>) {
             .unwrap_or_default();
         messages[i].parts.retain(|p| match p.part.answers() {
             Some(id) if !prev.contains(id) => {
-                said.push(format!(
-                    "tool result `{id}` answers no call of the message before it; dropped"
-                ));
+                said.push(
+                    Warning::general(format!(
+                        "tool result `{id}` answers no call of the message before it; dropped"
+                    ))
+                    .about([id.to_string()]),
+                );
                 false
             }
             _ => true,
@@ -89,7 +162,7 @@ fn drop_orphans(messages: &mut [Message], said: &mut Vec<String>) {
     }
 }
 
-fn answer_open_calls(messages: &mut Vec<Message>, flag_errors: bool, said: &mut Vec<String>) {
+fn answer_open_calls(messages: &mut Vec<Message>, flag_errors: bool, said: &mut Vec<Warning>) {
     let mut i = 0;
     while i + 1 < messages.len() {
         let answered: HashSet<&str> = messages[i + 1]
@@ -119,9 +192,12 @@ fn answer_open_calls(messages: &mut Vec<Message>, flag_errors: bool, said: &mut 
             let results: Vec<PartRec> = open
                 .into_iter()
                 .map(|(id, name, kind)| {
-                    said.push(format!(
-                        "tool call `{id}` ({name}) has no recorded result; an error result saying so was added"
-                    ));
+                    said.push(
+                        Warning::general(format!(
+                            "tool call `{id}` ({name}) has no recorded result; an error result saying so was added"
+                        ))
+                        .about([id.clone()]),
+                    );
                     let mut rec = PartRec::new(Part::ToolResult {
                         id,
                         name,

@@ -7,7 +7,10 @@
 //! user-side message; every user item, and every developer or system item
 //! after the first other item, is its own message. The top-level
 //! `instructions` and the leading developer or system items are the
-//! instructions, as OpenAI Chat's leading system messages are. Item fields
+//! instructions, as OpenAI Chat's leading system messages are, and so are
+//! leading user items that are an agent harness's context (Codex sends its
+//! environment and AGENTS.md as user items: [`is_harness_context`]); each
+//! text block of such an item is one instruction. Item fields
 //! we do not model travel in part meta under the reserved keys below and are
 //! written back as they came.
 
@@ -108,8 +111,9 @@ pub(super) fn parse(v: &Value) -> Result<(Transcript, Vec<String>), String> {
 struct Reader {
     messages: Vec<Message>,
     instructions: Vec<String>,
-    /// The leading developer/system items taken as instructions: `{text,
-    /// item, blocks}`, so they are written back as items.
+    /// The leading items taken as instructions, one a text: `{text, item,
+    /// blocks, group}` (`group`: which item), so they are written back as
+    /// items.
     leading: Vec<Value>,
     warnings: Vec<String>,
 }
@@ -182,15 +186,21 @@ impl Reader {
             .ok_or("`role` must be a string")?
             .to_string();
         let content = obj.remove("content").unwrap_or(Value::Null);
-        let instruction_like = matches!(role.as_str(), "developer" | "system");
+        let instruction_like = matches!(role.as_str(), "developer" | "system")
+            || (role == "user" && is_harness_context(&content));
         if instruction_like && self.messages.is_empty() {
-            if let Some(text) = leading_text(&content) {
-                self.leading.push(json!({
-                    "text": text,
-                    "item": Value::Object(obj),
-                    "blocks": content.is_array(),
-                }));
-                self.instructions.push(text);
+            if let Some(texts) = leading_texts(&content) {
+                let group = self.leading.len();
+                let item = Value::Object(obj);
+                for text in texts {
+                    self.leading.push(json!({
+                        "text": text,
+                        "item": item,
+                        "blocks": content.is_array(),
+                        "group": group,
+                    }));
+                    self.instructions.push(text);
+                }
                 return Ok(());
             }
         }
@@ -243,20 +253,54 @@ impl Reader {
     }
 }
 
-/// The text of a developer or system item that can be an instruction and
-/// be written back the same way: a string, or one plain `input_text` block.
-fn leading_text(content: &Value) -> Option<String> {
+/// The texts of a developer or system item that can be instructions and be
+/// written back the same way: a string, or plain `input_text` blocks (one
+/// instruction each).
+fn leading_texts(content: &Value) -> Option<Vec<String>> {
     match content {
-        Value::String(s) => Some(s.clone()),
-        Value::Array(blocks) => match blocks.as_slice() {
-            [Value::Object(b)]
-                if b.len() == 2 && b.get("type") == Some(&Value::from("input_text")) =>
-            {
-                b.get("text").and_then(Value::as_str).map(str::to_string)
-            }
-            _ => None,
-        },
+        Value::String(s) => Some(vec![s.clone()]),
+        Value::Array(blocks) if !blocks.is_empty() => blocks
+            .iter()
+            .map(|b| match b {
+                Value::Object(b)
+                    if b.len() == 2 && b.get("type") == Some(&Value::from("input_text")) =>
+                {
+                    b.get("text").and_then(Value::as_str).map(str::to_string)
+                }
+                _ => None,
+            })
+            .collect(),
         _ => None,
+    }
+}
+
+/// How the context an agent harness sends as user messages opens (Codex:
+/// the environment, the user's instructions, AGENTS.md, a skill), compared
+/// without case.
+const HARNESS_CONTEXT_PREFIXES: &[&str] = &[
+    "<environment_context>",
+    "<user_instructions>",
+    "# agents.md instructions",
+    "<skill>",
+];
+
+/// Whether a text is context an agent harness sent as a user message.
+pub(super) fn is_harness_context_text(text: &str) -> bool {
+    let t = text.trim_start().to_lowercase();
+    HARNESS_CONTEXT_PREFIXES.iter().any(|p| t.starts_with(p))
+}
+
+/// Whether user message content is wholly harness context: every text in it
+/// opens as that context does.
+pub(super) fn is_harness_context(content: &Value) -> bool {
+    match content {
+        Value::String(s) => is_harness_context_text(s),
+        Value::Array(blocks) if !blocks.is_empty() => blocks.iter().all(|b| {
+            b.get("text")
+                .and_then(Value::as_str)
+                .is_some_and(is_harness_context_text)
+        }),
+        _ => false,
     }
 }
 
@@ -415,37 +459,52 @@ pub(super) fn render(t: &Transcript) -> Value {
 }
 
 /// The instructions written back as leading items (those that came as
-/// leading developer/system items, matched by text) and the rest, for the
-/// top-level `instructions`.
+/// leading items, matched by text; the blocks of one item back in one item)
+/// and the rest, for the top-level `instructions`.
 fn split_instructions(t: &Transcript) -> (Vec<Value>, Vec<String>) {
     let mut recorded: Vec<&Value> = match t.instruction_style.get("leading") {
         Some(Value::Array(items)) => items.iter().collect(),
         _ => Vec::new(),
     };
-    let mut leading = Vec::new();
+    let mut leading: Vec<Value> = Vec::new();
+    let mut last_group = None;
     let mut top = Vec::new();
     for text in &t.instructions {
         let found = recorded
             .iter()
             .position(|r| r.get("text").and_then(Value::as_str) == Some(text.as_str()));
-        match found {
-            Some(i) => {
-                let r = recorded.remove(i);
-                let mut item = r
-                    .get("item")
-                    .and_then(Value::as_object)
-                    .cloned()
-                    .unwrap_or_default();
-                let content = if r.get("blocks") == Some(&Value::Bool(true)) {
-                    json!([{"type": "input_text", "text": text}])
-                } else {
-                    Value::String(text.clone())
-                };
-                item.insert("content".into(), content);
-                leading.push(Value::Object(item));
-            }
-            None => top.push(text.clone()),
+        let Some(i) = found else {
+            top.push(text.clone());
+            last_group = None;
+            continue;
+        };
+        let r = recorded.remove(i);
+        let group = r.get("group").and_then(Value::as_u64);
+        let block = json!({"type": "input_text", "text": text});
+        let blocks = r.get("blocks") == Some(&Value::Bool(true));
+        let joined = match leading.last_mut() {
+            Some(prev) if blocks && group.is_some() && group == last_group => prev
+                .get_mut("content")
+                .and_then(Value::as_array_mut)
+                .map(|c| c.push(block.clone()))
+                .is_some(),
+            _ => false,
+        };
+        if !joined {
+            let mut item = r
+                .get("item")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            let content = if blocks {
+                Value::Array(vec![block])
+            } else {
+                Value::String(text.clone())
+            };
+            item.insert("content".into(), content);
+            leading.push(Value::Object(item));
         }
+        last_group = group;
     }
     (leading, top)
 }

@@ -54,13 +54,17 @@ impl std::str::FromStr for At {
 }
 
 /// Something read that is not part of the request and not a known kind of
-/// line: skipped, and said so.
+/// line, or a repair: skipped or repaired, and said so.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Warning {
     /// The line (session transcripts), when one line is meant.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     pub message: String,
+    /// The tool calls whose calls or results the warning is about (a result
+    /// dropped or not read, a result added), so an audit can count them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tool_ids: Vec<String>,
 }
 
 impl Warning {
@@ -68,6 +72,7 @@ impl Warning {
         Warning {
             line: Some(line),
             message: message.into(),
+            tool_ids: Vec::new(),
         }
     }
 
@@ -75,7 +80,14 @@ impl Warning {
         Warning {
             line: None,
             message: message.into(),
+            tool_ids: Vec::new(),
         }
+    }
+
+    /// The same warning, about these tool calls.
+    pub fn about(mut self, tool_ids: impl IntoIterator<Item = String>) -> Self {
+        self.tool_ids.extend(tool_ids);
+        self
     }
 }
 

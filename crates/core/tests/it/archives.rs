@@ -5,6 +5,7 @@
 //! from `../shared/external/real-archives` and skipped, in one line, when it
 //! is absent.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -12,7 +13,7 @@ use continuity_core::compact::Strategy;
 use continuity_core::error::Source;
 use continuity_core::formats::{self, At, Document};
 use continuity_core::policy::RetentionPolicy;
-use continuity_core::transcript::{Format, Part};
+use continuity_core::transcript::{Format, Part, Role};
 use continuity_core::MissionKernel;
 use serde_json::Value;
 
@@ -242,4 +243,292 @@ fn responses_requests_round_trip_exactly() {
         }
     }
     assert_eq!(seen, 12);
+}
+
+/// The real archives folder (`$CONTINUITY_EXTERNAL`, else
+/// `../shared/external/real-archives`), or `None` after one `skipped:` line.
+fn real_archives_or_skip(test: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("CONTINUITY_EXTERNAL")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            continuity_test_support::repo().join("../shared/external/real-archives")
+        });
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped: {test} ({} not found)",
+        dir.display()
+    );
+    None
+}
+
+/// Every session transcript of the real archives, sorted.
+fn real_transcripts(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for kind in ["claude-code", "codex-rollout"] {
+        let Ok(files) = std::fs::read_dir(dir.join(kind)) else {
+            continue;
+        };
+        out.extend(
+            files
+                .flatten()
+                .map(|f| f.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "jsonl")),
+        );
+    }
+    out.sort();
+    out
+}
+
+/// The tool results a transcript file records, by call id, read straight
+/// from its lines: `window` holds those the agent's context held at line
+/// `point` (after its last compaction at or before it; Claude Code: the
+/// main conversation, or every line of a sub-agent's file), `all` every
+/// result up to `point`, replacement histories included; `tools` the name
+/// of each call.
+#[derive(Default)]
+struct Recorded {
+    window: BTreeMap<String, Value>,
+    all: BTreeMap<String, Value>,
+    tools: BTreeMap<String, String>,
+}
+
+fn recorded_results(raw: &str, kind: &str, point: usize) -> Recorded {
+    let rows: Vec<(usize, Value)> = raw
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| serde_json::from_str::<Value>(l).ok().map(|v| (i + 1, v)))
+        .take_while(|(n, _)| *n <= point)
+        .collect();
+    let mut out = Recorded::default();
+    if kind == "claude-code" {
+        let all_side = !rows.iter().any(|(_, v)| {
+            matches!(v["type"].as_str(), Some("user" | "assistant")) && v["isSidechain"] != true
+        });
+        for (_, v) in &rows {
+            if v["subtype"] == "compact_boundary" {
+                out.window.clear();
+            }
+            for b in v["message"]["content"].as_array().into_iter().flatten() {
+                if let (true, Some(id), Some(name)) = (
+                    b["type"] == "tool_use",
+                    b["id"].as_str(),
+                    b["name"].as_str(),
+                ) {
+                    out.tools.insert(id.into(), name.into());
+                }
+            }
+            if v["type"] != "user" {
+                continue;
+            }
+            let main = all_side || v["isSidechain"] != true;
+            for b in v["message"]["content"].as_array().into_iter().flatten() {
+                if b["type"] == "tool_result" {
+                    let id = b["tool_use_id"].as_str().unwrap_or("").to_string();
+                    let content = b.get("content").cloned().unwrap_or(Value::from(""));
+                    out.all.insert(id.clone(), content.clone());
+                    if main {
+                        out.window.insert(id, content);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+    let outputs = |items: &[Value], into: &mut BTreeMap<String, Value>| {
+        for i in items {
+            let output = i["type"]
+                .as_str()
+                .is_some_and(|t| t.ends_with("_call_output"));
+            if let (true, Some(id)) = (output, i["call_id"].as_str()) {
+                into.insert(
+                    id.to_string(),
+                    i.get("output").cloned().unwrap_or(Value::Null),
+                );
+            }
+        }
+    };
+    for (_, v) in &rows {
+        let item = v.get("payload").unwrap_or(v);
+        if let (Some(id), Some(name)) = (item["call_id"].as_str(), item["name"].as_str()) {
+            out.tools.insert(id.into(), name.into());
+        }
+        if v["type"] == "compacted" {
+            out.window.clear();
+            let kept = item["replacement_history"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            outputs(&kept, &mut out.all);
+            continue;
+        }
+        let items = std::slice::from_ref(item);
+        outputs(items, &mut out.window);
+        outputs(items, &mut out.all);
+    }
+    out
+}
+
+/// Every tool result the file records before a point is read into the
+/// request there (the same content, under its call id) or named in a
+/// warning; and every result read is one the file records, but for an
+/// error result added, with a warning, to a call the file has no result
+/// for. Returns the problems, and the counts of recorded and added results.
+fn audit_point(file: &str, raw: &str, doc: &Document, at: At) -> (Vec<String>, usize, usize) {
+    let read = doc
+        .read(at)
+        .unwrap_or_else(|e| panic!("{file} at {at}: {e}"));
+    let point = read.origin.at_line.unwrap();
+    let recorded = recorded_results(raw, doc.kind(), point);
+    let accounted: BTreeSet<&str> = read
+        .warnings()
+        .iter()
+        .flat_map(|w| w.tool_ids.iter().map(String::as_str))
+        .collect();
+    let mut problems = Vec::new();
+    let mut read_results: BTreeMap<&str, &Value> = BTreeMap::new();
+    let mut added = 0;
+    for p in read.transcript.messages.iter().flat_map(|m| &m.parts) {
+        let Part::ToolResult {
+            id, content, name, ..
+        } = &p.part
+        else {
+            continue;
+        };
+        read_results.insert(id, content);
+        // The name of an answer's tool (AskUserQuestion, ...) is its call's.
+        if let Some(tool) = recorded.tools.get(id).filter(|t| *t != name) {
+            problems.push(format!(
+                "{file} at {at}: the result of `{id}` is named `{name}`, its call `{tool}`"
+            ));
+        }
+        if recorded.all.get(id) == Some(content) {
+            continue;
+        }
+        added += 1;
+        if recorded.all.contains_key(id) || !accounted.contains(id.as_str()) {
+            problems.push(format!(
+                "{file} at {at}: the result read for `{id}` ({}) is not the one the file records ({})",
+                short(content),
+                recorded.all.get(id).map_or("none".into(), short),
+            ));
+        }
+    }
+    for (id, content) in &recorded.window {
+        let read_it = read_results.get(id.as_str()) == Some(&content);
+        if !read_it && !accounted.contains(id.as_str()) {
+            problems.push(format!(
+                "{file} at {at}: the recorded result of `{id}` ({}) is neither read nor named in a warning",
+                short(content)
+            ));
+        }
+    }
+    (problems, recorded.window.len(), added)
+}
+
+fn short(v: &Value) -> String {
+    v.to_string().chars().take(80).collect()
+}
+
+#[test]
+fn every_recorded_tool_result_is_read_or_accounted_for() {
+    let test = "every_recorded_tool_result_is_read_or_accounted_for";
+    let Some(dir) = real_archives_or_skip(test) else {
+        return;
+    };
+    let files = real_transcripts(&dir);
+    assert!(!files.is_empty(), "{}: no transcripts", dir.display());
+    let mut problems = Vec::new();
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let raw = std::fs::read_to_string(&path).unwrap();
+        let doc = open(&path);
+        let points = std::iter::once(At::Last).chain(
+            doc.compactions()
+                .iter()
+                .map(|c| At::BeforeCompaction(c.index)),
+        );
+        for at in points {
+            let (found, recorded, added) = audit_point(&name, &raw, &doc, at);
+            let _ = writeln!(
+                std::io::stderr(),
+                "{name} at {at}: {recorded} recorded result(s), {added} added, {} problem(s)",
+                found.len()
+            );
+            problems.extend(found);
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The text blocks of the developer and system messages a rollout records
+/// up to `point`, after its last compaction.
+fn harness_texts(raw: &str, point: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in raw.lines().take(point) {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let item = v.get("payload").unwrap_or(&v);
+        if v["type"] == "compacted" {
+            out.clear();
+        }
+        let harness = matches!(item["role"].as_str(), Some("developer" | "system"));
+        if harness && item["type"] == "message" {
+            let blocks = item["content"].as_array().cloned().unwrap_or_default();
+            out.extend(
+                blocks
+                    .iter()
+                    .filter_map(|b| b["text"].as_str().map(str::to_string)),
+            );
+        }
+    }
+    out
+}
+
+#[test]
+fn codex_harness_messages_are_read_as_instructions() {
+    let Some(dir) = real_archives_or_skip("codex_harness_messages_are_read_as_instructions") else {
+        return;
+    };
+    for path in real_transcripts(&dir) {
+        let doc = open(&path);
+        if doc.kind() != "codex-rollout" {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let raw = std::fs::read_to_string(&path).unwrap();
+        let points = std::iter::once(At::Last).chain(
+            doc.compactions()
+                .iter()
+                .map(|c| At::BeforeCompaction(c.index)),
+        );
+        for at in points {
+            let read = doc.read(at).unwrap();
+            let t = &read.transcript;
+            let point = read.origin.at_line.unwrap();
+            for text in harness_texts(&raw, point) {
+                assert!(
+                    t.instructions.contains(&text),
+                    "{name} at {at}: a developer text is not an instruction: {}",
+                    &text[..text.len().min(80)]
+                );
+            }
+            assert!(
+                t.messages.iter().all(|m| m.role != Role::System),
+                "{name} at {at}"
+            );
+            let first_user = t.messages.iter().find(|m| m.role == Role::User);
+            if let Some(m) = first_user {
+                let text = m.parts[0].part.visible_text().to_lowercase();
+                assert!(
+                    !text.trim_start().starts_with("<environment_context>")
+                        && !text.trim_start().starts_with("# agents.md"),
+                    "{name} at {at}: the first user message is harness context"
+                );
+            }
+        }
+    }
 }

@@ -169,3 +169,31 @@ fn compacted_outputs_are_valid_in_every_format() {
         }
     }
 }
+
+#[test]
+fn a_request_body_with_an_orphaned_result_is_bad_input_naming_the_file() {
+    use continuity_core::error::InputError;
+    use continuity_core::formats::At;
+    let bodies = [
+        json!({"model": "m", "max_tokens": 10, "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [{"type": "text", "text": "ok"}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "gone", "content": "x"}]}]}),
+        json!({"model": "m", "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "tool", "tool_call_id": "gone", "content": "x"}]}),
+        json!({"model": "m", "input": [
+            {"role": "user", "content": "hi"},
+            {"type": "function_call_output", "call_id": "gone", "output": "x"}]}),
+    ];
+    for body in bodies {
+        let bytes = body.to_string().into_bytes();
+        let e = formats::read(&bytes, &Source("orphan.json".into()), At::Last).unwrap_err();
+        assert!(matches!(e, InputError::InvalidRequest { .. }), "{e}");
+        let text = e.to_string();
+        assert!(
+            text.starts_with("orphan.json: invalid") && text.contains("`gone`"),
+            "{text}"
+        );
+    }
+}

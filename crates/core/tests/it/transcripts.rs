@@ -345,20 +345,26 @@ fn a_codex_rollout_reads_at_each_point() {
         .any(|w| w.to_string().contains("line 12") && w.message.contains("`mystery`")));
     assert_eq!(before.origin.skipped.get("event_msg/token_count"), Some(&1));
 
-    // After: the context, the user's messages, the summary, then the rest;
-    // the last call stays open.
+    // After: the context (read as instructions), the user's messages, the
+    // summary, then the rest; the last call stays open.
     let last = doc.read(At::Last).unwrap().transcript;
     formats::check_conversation(&last).unwrap();
+    assert_eq!(
+        last.instructions,
+        [
+            "You are Codex.",
+            "<environment_context>cwd=/repo</environment_context>"
+        ]
+    );
     let texts: Vec<String> = last
         .messages
         .iter()
         .map(|m| m.parts[0].part.visible_text())
         .collect();
-    assert!(texts[0].starts_with("<environment_context>"), "{texts:?}");
-    assert_eq!(texts[1], "Make tests pass in /repo/src/main.rs");
-    assert_eq!(texts[2], "Summary: tests fixed in src/main.rs.");
-    assert_eq!(texts[3], "Now the docs.");
-    assert_eq!(last.messages.len(), 5);
+    assert_eq!(texts[0], "Make tests pass in /repo/src/main.rs");
+    assert_eq!(texts[1], "Summary: tests fixed in src/main.rs.");
+    assert_eq!(texts[2], "Now the docs.");
+    assert_eq!(last.messages.len(), 4);
 }
 
 #[test]
@@ -467,4 +473,339 @@ fn redacted_reasoning_is_dropped_and_compaction_state_kept() {
     );
     formats::check_conversation(&formats::parse_value(&json, &Source("o".into())).unwrap())
         .unwrap();
+}
+
+/// An assistant line of one API message (`msg`) with these content blocks.
+fn cc_turn(uuid: &str, parent: &str, msg: &str, blocks: Value) -> Value {
+    cc(
+        "assistant",
+        uuid,
+        Some(parent),
+        json!({"role": "assistant", "id": msg, "model": "claude-x", "content": blocks}),
+    )
+}
+
+/// A user line holding the result of `call`, written as a child of the
+/// call's own line (`parent`), as Claude Code writes it.
+fn cc_result(uuid: &str, parent: &str, call: &str, text: &str) -> Value {
+    let mut line = cc(
+        "user",
+        uuid,
+        Some(parent),
+        json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": call, "content": text}]}),
+    );
+    line["sourceToolAssistantUUID"] = parent.into();
+    line
+}
+
+fn call(id: &str, command: &str) -> Value {
+    json!([{"type": "tool_use", "id": id, "name": "Bash", "input": {"command": command}}])
+}
+
+fn results(t: &continuity_core::transcript::Transcript) -> Vec<(String, String, String)> {
+    t.messages
+        .iter()
+        .flat_map(|m| &m.parts)
+        .filter_map(|p| match &p.part {
+            Part::ToolResult {
+                id, name, content, ..
+            } => Some((id.clone(), name.clone(), content.to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn parallel_claude_code_calls_are_read_with_their_results() {
+    // Two shapes of one turn with parallel calls. First: the second call's
+    // line hangs off progress lines, the first result off the first call,
+    // and the turn goes on from the second result. Second: three lines of
+    // one message, each result a child of its own call, and the turn goes
+    // on from the first result: the other two calls look like a branch.
+    let progress = |uuid: &str, parent: &str| json!({"type": "progress", "uuid": uuid, "parentUuid": parent, "sessionId": "s1"});
+    let bytes = lines(&[
+        cc(
+            "user",
+            "u1",
+            None,
+            json!({"role": "user", "content": "Check the status and run the tests."}),
+        ),
+        cc_turn("a1", "u1", "m1", call("c1", "show status")),
+        progress("p1", "a1"),
+        cc_turn("a2", "p1", "m1", call("c2", "run tests")),
+        cc_result("r1", "a1", "c1", "status: open"),
+        cc_result("r2", "a2", "c2", "397 tests, 0 failures"),
+        cc_turn("a3", "r2", "m2", call("c3", "git log")),
+        cc_turn("a4", "a3", "m2", call("c4", "git status")),
+        cc_turn("a5", "a4", "m2", call("c5", "git diff")),
+        cc_result("r5", "a5", "c5", "diff --git"),
+        cc_result("r4", "a4", "c4", "clean"),
+        cc_result("r3", "a3", "c3", "abc123 fix"),
+        cc_turn(
+            "a6",
+            "r3",
+            "m3",
+            json!([{"type": "text", "text": "All green."}]),
+        ),
+    ]);
+    let read = formats::read(&bytes, &src(), At::Last).unwrap();
+    let t = &read.transcript;
+    formats::check_conversation(t).unwrap();
+    assert!(
+        !read.warnings().iter().any(|w| !w.tool_ids.is_empty()),
+        "{:?}",
+        read.warnings()
+    );
+    let got: Vec<(String, String)> = results(t).into_iter().map(|(id, _, c)| (id, c)).collect();
+    let want = [
+        ("c1", "\"status: open\""),
+        ("c2", "\"397 tests, 0 failures\""),
+        ("c5", "\"diff --git\""),
+        ("c4", "\"clean\""),
+        ("c3", "\"abc123 fix\""),
+    ];
+    assert_eq!(got.len(), want.len(), "{got:?}");
+    for ((id, c), (wid, wc)) in got.iter().zip(want) {
+        assert_eq!((id.as_str(), c.as_str()), (wid, wc));
+    }
+    let roles: Vec<Role> = t.messages.iter().map(|m| m.role).collect();
+    use Role::{Assistant as A, User as U};
+    assert_eq!(roles, [U, A, U, A, U, A]);
+    assert_eq!(t.messages[3].tool_calls().count(), 3);
+}
+
+#[test]
+fn results_of_a_rewound_turn_are_named_not_read() {
+    // The user rewound past a call: its result is on the branch not taken.
+    let bytes = lines(&[
+        cc(
+            "user",
+            "u1",
+            None,
+            json!({"role": "user", "content": "Deploy."}),
+        ),
+        cc_turn("a1", "u1", "m1", call("c1", "deploy --prod")),
+        cc_result("r1", "a1", "c1", "deployed"),
+        cc(
+            "user",
+            "u2",
+            Some("u1"),
+            json!({"role": "user", "content": "No, stage first."}),
+        ),
+    ]);
+    let read = formats::read(&bytes, &src(), At::Last).unwrap();
+    assert!(results(&read.transcript).is_empty());
+    let w = read
+        .warnings()
+        .iter()
+        .find(|w| w.tool_ids == ["c1"])
+        .unwrap_or_else(|| panic!("{:?}", read.warnings()));
+    assert_eq!(w.line, Some(3));
+    assert!(w.message.contains("branch not taken"), "{}", w.message);
+}
+
+#[test]
+fn side_chain_lines_of_a_main_transcript_are_counted() {
+    let mut side = cc(
+        "user",
+        "s1",
+        None,
+        json!({"role": "user", "content": "sub-agent task"}),
+    );
+    side["isSidechain"] = true.into();
+    let bytes = lines(&[
+        cc("user", "u1", None, json!({"role": "user", "content": "hi"})),
+        side,
+    ]);
+    let read = formats::read(&bytes, &src(), At::Last).unwrap();
+    assert_eq!(read.transcript.messages.len(), 1);
+    assert_eq!(read.origin.skipped.get("sidechain (sub-agent)"), Some(&1));
+}
+
+#[test]
+fn an_orphaned_result_is_dropped_with_its_id_and_compacts() {
+    // After a crash and a resume, a result whose call was never written.
+    let bytes = lines(&[
+        cc(
+            "user",
+            "u1",
+            None,
+            json!({"role": "user", "content": "Go on."}),
+        ),
+        cc_turn("a1", "u1", "m1", call("c1", "ls")),
+        cc_result("r1", "a1", "c1", "a b"),
+        cc_result("r2", "r1", "lost", "output of a call not recorded"),
+        cc_turn("a2", "r2", "m2", json!([{"type": "text", "text": "Done."}])),
+    ]);
+    let read = formats::read(&bytes, &src(), At::Last).unwrap();
+    let t = &read.transcript;
+    formats::check_conversation(t).unwrap();
+    assert_eq!(results(t).len(), 1);
+    assert!(
+        read.warnings()
+            .iter()
+            .any(|w| w.tool_ids == ["lost"] && w.message.contains("dropped")),
+        "{:?}",
+        read.warnings()
+    );
+    let c = continuity_test_support::run_fitting(
+        t,
+        &continuity_test_support::load_kernel(
+            &continuity_test_support::repo().join("examples/billing-dispute/kernel.toml"),
+        ),
+        &RetentionPolicy::default(),
+        continuity_core::compact::Strategy::Governed,
+        "extractive",
+    );
+    formats::check_conversation(&c.request).unwrap();
+}
+
+#[test]
+fn a_late_result_is_moved_to_its_call_not_replaced() {
+    // A message written between a call and its output (Codex): the output
+    // is moved back to its call, never replaced with an invented error.
+    let bytes = lines(&[
+        codex("session_meta", json!({"id": "s", "cli_version": "0.125.0"})),
+        codex("response_item", msg("user", "Run the build.")),
+        codex(
+            "response_item",
+            json!({"type": "function_call", "name": "shell", "call_id": "c1", "arguments": "{}"}),
+        ),
+        codex("response_item", msg("user", "and hurry")),
+        codex(
+            "response_item",
+            json!({"type": "function_call_output", "call_id": "c1", "output": "built"}),
+        ),
+        // A second copy of it: one result a call.
+        codex(
+            "response_item",
+            json!({"type": "function_call_output", "call_id": "c1", "output": "built"}),
+        ),
+    ]);
+    let read = formats::read(&bytes, &src(), At::Last).unwrap();
+    let t = &read.transcript;
+    formats::check_conversation(t).unwrap();
+    assert_eq!(
+        results(t),
+        [("c1".into(), "shell".into(), "\"built\"".into())]
+    );
+    assert!(
+        read.warnings()
+            .iter()
+            .any(|w| w.tool_ids == ["c1"] && w.message.contains("dropped")),
+        "{:?}",
+        read.warnings()
+    );
+    assert!(
+        read.warnings()
+            .iter()
+            .any(|w| w.tool_ids == ["c1"] && w.message.contains("moved")),
+        "{:?}",
+        read.warnings()
+    );
+}
+
+#[test]
+fn codex_harness_messages_are_instructions_not_the_request() {
+    let developer = json!({"type": "message", "role": "developer", "content": [
+        {"type": "input_text", "text": "<permissions instructions>sandbox: workspace-write</permissions instructions>"},
+        {"type": "input_text", "text": "<skills_instructions>- review</skills_instructions>"}]});
+    let context = json!({"type": "message", "role": "user", "content": [
+        {"type": "input_text", "text": "# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>Run make.</INSTRUCTIONS>"},
+        {"type": "input_text", "text": "<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>"}]});
+    let notice = json!({"type": "message", "role": "developer", "content": [
+        {"type": "input_text", "text": "Approved: `make` may run without asking."}]});
+    let bytes = lines(&[
+        codex(
+            "session_meta",
+            json!({"id": "s", "cli_version": "0.125.0", "base_instructions": {"text": "You are Codex."}}),
+        ),
+        codex("response_item", developer.clone()),
+        codex("response_item", context.clone()),
+        codex("response_item", msg("user", "Fix the failing test.")),
+        codex(
+            "response_item",
+            json!({"type": "function_call", "name": "shell", "call_id": "c1", "arguments": "{}"}),
+        ),
+        codex("response_item", notice),
+        codex(
+            "response_item",
+            json!({"type": "function_call_output", "call_id": "c1", "output": "1 failed"}),
+        ),
+        // Sent again on resume: read once.
+        codex("response_item", developer),
+        codex("response_item", context),
+        codex("response_item", msg("user", "Go on.")),
+    ]);
+    let read = formats::read(&bytes, &src(), At::Last).unwrap();
+    let t = &read.transcript;
+    assert_eq!(
+        t.instructions,
+        [
+            "You are Codex.",
+            "Approved: `make` may run without asking.",
+            "<permissions instructions>sandbox: workspace-write</permissions instructions>",
+            "<skills_instructions>- review</skills_instructions>",
+            "# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>Run make.</INSTRUCTIONS>",
+            "<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>",
+        ]
+    );
+    assert_eq!(t.messages[0].role, Role::User);
+    assert_eq!(
+        t.messages[0].parts[0].part.visible_text(),
+        "Fix the failing test."
+    );
+    assert!(t.messages.iter().all(|m| m.role != Role::System));
+    assert_eq!(results(t).len(), 1);
+    assert!(
+        read.warnings().iter().all(|w| w.tool_ids.is_empty()),
+        "{:?}",
+        read.warnings()
+    );
+    assert_eq!(
+        read.origin.skipped.get("repeated harness context"),
+        Some(&2)
+    );
+    // Written back as the items they came as, and read back the same.
+    let out = formats::render(t);
+    assert_eq!(out["instructions"], "You are Codex.");
+    assert_eq!(out["input"][1]["role"], "developer");
+    assert_eq!(out["input"][1]["content"].as_array().unwrap().len(), 2);
+    assert_eq!(out["input"][2]["role"], "user");
+    assert_eq!(out["input"][2]["content"].as_array().unwrap().len(), 2);
+    let back = formats::parse_value(&out, &src()).unwrap();
+    assert_eq!(&back, t);
+}
+
+#[test]
+fn an_ask_the_user_answer_is_a_result_of_its_tool() {
+    let ask = json!([{"type": "tool_use", "id": "q1", "name": "AskUserQuestion",
+        "input": {"questions": [{"question": "Skip the hook?", "options": [{"label": "Yes"}, {"label": "No"}]}]}}]);
+    let bytes = lines(&[
+        cc(
+            "user",
+            "u1",
+            None,
+            json!({"role": "user", "content": "Commit it."}),
+        ),
+        cc_turn(
+            "a1",
+            "u1",
+            "m1",
+            json!([{"type": "tool_use", "id": "c1", "name": "Bash", "input": {}}]),
+        ),
+        cc_turn("a2", "a1", "m1", ask),
+        cc_result(
+            "r2",
+            "a2",
+            "q1",
+            "User has answered your questions: \"Skip the hook?\"=\"No\".",
+        ),
+        cc_result("r1", "a1", "c1", "ok"),
+    ]);
+    let t = formats::read(&bytes, &src(), At::Last).unwrap().transcript;
+    let answer = results(&t).into_iter().find(|r| r.0 == "q1").unwrap();
+    assert_eq!(answer.1, "AskUserQuestion");
+    assert!(answer.2.contains("=\\\"No\\\""), "{}", answer.2);
+    assert_eq!(t.tool_name_for("q1"), Some("AskUserQuestion"));
 }

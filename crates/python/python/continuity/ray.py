@@ -4,7 +4,8 @@
 ``continuity compact ARCHIVE --out OUT/<archive>`` would, on a Ray Data
 actor pool: each actor loads the kernel, the policy, the tokenizer and the
 summarizer's model once and compacts archive after archive. One row per
-archive (the report's figures, the output paths, the error if any) goes to
+archive (the report's figures, the output paths, the error if any; status
+``ok``, ``error``, or ``skipped`` for a file that is not a session) goes to
 ``OUT/results.parquet``. Re-running skips every archive whose output folder
 already holds a report made with the same kernel, policy, strategy,
 summarizer and tokenizer (the five files are moved into place together, so
@@ -187,9 +188,21 @@ def _write_parquet(rows: list[dict[str, Any]], schema: pa.Schema, path: Path) ->
     os.replace(tmp, path)
 
 
+#: What the error for a file of no format ``continuity`` reads says after
+#: the file's name (the CLI's message for an undetected format).
+_NOT_A_SESSION = ": unknown request format: "
+
+
 def _error_fields(e: BaseException) -> dict[str, Any]:
+    """The row's status, error and exit code: ``skipped`` for a file that is
+    not a session at all (a manifest, a report, a configuration beside the
+    archives: its format is not detected), ``error`` for anything else, a
+    malformed session among them."""
+    message = str(e) or type(e).__name__
+    if isinstance(e, continuity.InputError) and _NOT_A_SESSION in message:
+        return {"status": "skipped", "error": message, "exit_code": 0}
     code = getattr(e, "exit_code", 1) if isinstance(e, continuity.ContinuityError) else 1
-    return {"status": "error", "error": str(e) or type(e).__name__, "exit_code": code}
+    return {"status": "error", "error": message, "exit_code": code}
 
 
 def _worker() -> str:
@@ -328,8 +341,9 @@ def compact_dataset(
     common folder). Rows go to ``results`` (default
     ``out/results.parquet``), written once the run ends; archives compacted
     by an earlier run with the same configuration are not compacted again
-    (their rows have ``resumed`` set). Returns the run's counts and the
-    results path.
+    (their rows have ``resumed`` set). A file that is not a session (its
+    format is not detected: a manifest, a report) gets a ``skipped`` row,
+    not an ``error`` one. Returns the run's counts and the results path.
     """
     started = time.perf_counter()
     archives = find_archives(source, pattern)
@@ -388,7 +402,8 @@ def compact_dataset(
         "archives": len(items),
         "compacted": sum(1 for r in rows if r["status"] == "ok" and not r["resumed"]),
         "resumed": sum(1 for r in rows if r["resumed"]),
-        "errors": sum(1 for r in rows if r["status"] != "ok"),
+        "skipped": sum(1 for r in rows if r["status"] == "skipped"),
+        "errors": sum(1 for r in rows if r["status"] == "error"),
         "seconds": time.perf_counter() - started,
         "results": str(results_path),
     }
