@@ -1,13 +1,26 @@
-//! Personal data is never persisted: every value under a personal-data key,
-//! the name in a person-shaped object (a name beside an email, phone, role,
-//! title or address), the name under a signature, every pattern match
-//! (emails, phones, Luhn-valid cards, IBANs) and every collected value found
-//! again in free text (a name's first and last word included) becomes a
-//! stable placeholder. This holds with no policy; a policy adds keys and
-//! patterns.
+//! Personal data and credentials are never persisted.
+//!
+//! Personal data: every value under a personal-data key, the name in a
+//! person-shaped object (a name beside an email, phone, role, title or
+//! address), the name under a signature, every pattern match (emails,
+//! phones, Luhn-valid cards, IBANs) and every collected value found again in
+//! free text (a name's first and last word included) becomes a stable
+//! placeholder `<withheld:KIND:N>`. This holds with no policy; a policy adds
+//! keys and patterns.
+//!
+//! Credentials (`secrets/`): provider key formats, values under keys that
+//! name a secret, URL passwords, authorization headers, private keys and
+//! connection-string keys become `<withheld:secret:KIND:HASH>`, HASH from
+//! the value, so the same secret reads the same in every run.
 //!
 //! Placeholders are stable within a run: the same value always gets the same
-//! `<withheld:KIND:N>`. Values already withheld upstream are left alone.
+//! placeholder. Values already withheld upstream are left alone.
+
+mod patterns;
+mod secret_values;
+pub mod secrets;
+
+pub use patterns::{iban_valid, luhn_valid};
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -45,20 +58,6 @@ const BUILTIN_FIELDS: &[&str] = &[
     "passport",
     "passport_number",
     "tax_id",
-];
-
-const BUILTIN_PATTERNS: &[(&str, &str)] = &[
-    ("email", r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}"),
-    (
-        "phone",
-        r"(?:\+?\d{1,3}[-. ]?)?\(?\b\d{3}\)?[-. ]\d{3}[-. ]\d{4}\b",
-    ),
-    ("card_number", r"\b(?:\d[ -]?){12,18}\d\b"),
-    (
-        "iban",
-        r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b",
-    ),
-    ("ssn", r"\b\d{3}-\d{2}-\d{4}\b"),
 ];
 
 /// Keys that hold a name; personal in a person-shaped object.
@@ -178,6 +177,7 @@ pub struct Redactor {
     propagate: Vec<String>,
     counters: HashMap<String, usize>,
     known_regex: Option<Arc<Regex>>,
+    secret_rules: &'static secrets::RuleSet,
 }
 
 impl Redactor {
@@ -189,7 +189,7 @@ impl Redactor {
                 fields.push(f);
             }
         }
-        let mut named: Vec<(String, String)> = BUILTIN_PATTERNS
+        let mut named: Vec<(String, String)> = patterns::BUILTIN_PATTERNS
             .iter()
             .map(|(n, p)| (n.to_string(), p.to_string()))
             .collect();
@@ -217,6 +217,7 @@ impl Redactor {
             propagate: Vec::new(),
             counters: HashMap::new(),
             known_regex: None,
+            secret_rules: secrets::rule_set().map_err(Error::Internal)?,
         })
     }
 
@@ -244,19 +245,7 @@ impl Redactor {
     /// Redact a whole transcript. Tool schemas are developer configuration
     /// and are left as they are.
     pub fn redact_transcript(&mut self, t: &Transcript) -> (Transcript, Vec<Redaction>) {
-        // Pass 1: collect values under personal-data keys, so that a name in a
-        // field is also caught where it reappears in free text.
-        for m in &t.messages {
-            for p in &m.parts {
-                for v in structured_values(&p.part) {
-                    self.collect(&v, false);
-                    self.collect_signatures(&v);
-                }
-                if let Part::Text(s) | Part::SystemText(s) = &p.part {
-                    self.collect_signatures_in(s);
-                }
-            }
-        }
+        self.collect_transcript(t);
         let mut out = t.clone();
         let mut log = Vec::new();
         for (i, text) in out.instructions.iter_mut().enumerate() {
@@ -285,6 +274,36 @@ impl Redactor {
             }
         }
         (out, log)
+    }
+
+    /// Pass 1: collect values under personal-data keys and every secret,
+    /// so that a value found in one place is also caught where it reappears
+    /// in free text, before or after. Secrets are looked for in the same
+    /// strings pass 2 redacts (JSON text as text: the key rules read it).
+    fn collect_transcript(&mut self, t: &Transcript) {
+        for text in &t.instructions {
+            self.collect_secrets_in(text);
+        }
+        for m in &t.messages {
+            for p in &m.parts {
+                for v in structured_values(&p.part) {
+                    self.collect(&v, false);
+                    self.collect_signatures(&v);
+                }
+                match &p.part {
+                    Part::Text(s) | Part::SystemText(s) => {
+                        self.collect_signatures_in(s);
+                        self.collect_secrets_in(s);
+                    }
+                    Part::Reasoning { text, .. } => self.collect_secrets_in(text),
+                    Part::ToolCall { args: v, .. }
+                    | Part::ToolResult { content: v, .. }
+                    | Part::RetryPrompt { content: v, .. }
+                    | Part::Opaque(v) => self.collect_secrets(v),
+                    Part::Compaction { .. } => {}
+                }
+            }
+        }
     }
 
     /// A person-shaped object's name: withheld, and its first and last
@@ -412,7 +431,7 @@ impl Redactor {
                     } else if is_field {
                         // Everything inside a personal-data key is personal.
                         self.redact_all_scalars(child, &k.to_lowercase(), item, log);
-                    } else {
+                    } else if !self.redact_secret_field(&k, child, item, log) {
                         self.redact_value(child, item, log);
                     }
                 }
@@ -477,55 +496,71 @@ impl Redactor {
         self.known_regex.as_ref()
     }
 
-    /// Redact free text: known values first, then the patterns.
+    /// Redact free text: known values first, then secrets, then the
+    /// personal-data patterns (after secrets, so that the password of
+    /// `https://u:pw@host.com` is not read as an email).
     pub fn redact_str(&mut self, s: &str, item: &str, log: &mut Vec<Redaction>) -> String {
-        let mut text = s.to_string();
-        if let Some(re) = self.known_regex().cloned() {
-            let mut out = String::with_capacity(text.len());
-            let mut last = 0;
-            for m in re.find_iter(&text) {
-                out.push_str(&text[last..m.start()]);
-                let found = m.as_str();
-                let (placeholder, kind) = self
-                    .known
-                    .get(found)
-                    .cloned()
-                    .or_else(|| {
-                        // An escaped form: map back to its raw value.
-                        let raw: String = serde_json::from_str(&format!("\"{found}\"")).ok()?;
-                        self.known.get(&raw).cloned()
-                    })
-                    .unwrap_or_else(|| ("<withheld:personal>".into(), "personal".into()));
-                log.push(Redaction {
-                    item: item.to_string(),
-                    rule: format!("personal_data.fields.{kind}"),
-                    placeholder: placeholder.clone(),
-                });
-                out.push_str(&placeholder);
-                last = m.end();
-            }
-            out.push_str(&text[last..]);
-            text = out;
+        let text = self.replace_known(s, item, log);
+        let text = self.redact_secrets(&text, item, log);
+        self.redact_patterns(text, item, log)
+    }
+
+    fn replace_known(&mut self, text: &str, item: &str, log: &mut Vec<Redaction>) -> String {
+        let Some(re) = self.known_regex().cloned() else {
+            return text.to_string();
+        };
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for m in re.find_iter(text) {
+            out.push_str(&text[last..m.start()]);
+            let found = m.as_str();
+            let (placeholder, kind) = self
+                .known_value(found)
+                .unwrap_or_else(|| ("<withheld:personal>".into(), "personal".into()));
+            let rule = match kind.strip_prefix("secret:") {
+                Some(secret) => format!("secrets.{secret}"),
+                None => format!("personal_data.fields.{kind}"),
+            };
+            log.push(Redaction {
+                item: item.to_string(),
+                rule,
+                placeholder: placeholder.clone(),
+            });
+            out.push_str(&placeholder);
+            last = m.end();
         }
+        out.push_str(&text[last..]);
+        out
+    }
+
+    fn redact_patterns(
+        &mut self,
+        mut text: String,
+        item: &str,
+        log: &mut Vec<Redaction>,
+    ) -> String {
         for pi in 0..self.patterns.len() {
             let regex = self.patterns[pi].regex.clone();
             let name = self.patterns[pi].name.clone();
             let mut out = String::with_capacity(text.len());
             let mut last = 0;
             for m in regex.find_iter(&text) {
-                let found = m.as_str();
-                if is_withheld(found) || !valid_match(&name, found) {
+                if is_withheld(m.as_str()) {
                     continue;
                 }
-                out.push_str(&text[last..m.start()]);
-                let placeholder = self.placeholder(found, &name);
+                let Some((start, end)) = patterns::accept_match(&name, &text, m.start(), m.end())
+                else {
+                    continue;
+                };
+                out.push_str(&text[last..start]);
+                let placeholder = self.placeholder(&text[start..end], &name);
                 log.push(Redaction {
                     item: item.to_string(),
                     rule: format!("personal_data.patterns.{name}"),
                     placeholder: placeholder.clone(),
                 });
                 out.push_str(&placeholder);
-                last = m.end();
+                last = end;
             }
             out.push_str(&text[last..]);
             text = out;
@@ -543,15 +578,24 @@ impl Redactor {
     /// The kind of the first value this run withheld that appears in `text`.
     /// Patterns are not re-run here: every conversation string already went
     /// through them, and our own numbers (hashes, timings) would trip them.
+    /// Secrets (kind `secret:RULE`) are known values too, so a credential
+    /// is looked for in every written file as personal data is.
     pub fn find_leak(&mut self, text: &str) -> Option<String> {
         let re = self.known_regex()?.clone();
         let m = re.find(text)?;
         let kind = self
-            .known
-            .get(m.as_str())
-            .map(|(_, k)| k.clone())
+            .known_value(m.as_str())
+            .map(|(_, k)| k)
             .unwrap_or_else(|| "personal".into());
         Some(kind)
+    }
+
+    /// The placeholder and kind of a known value, as written or JSON-escaped.
+    fn known_value(&self, found: &str) -> Option<(String, String)> {
+        self.known.get(found).cloned().or_else(|| {
+            let raw: String = serde_json::from_str(&format!("\"{found}\"")).ok()?;
+            self.known.get(&raw).cloned()
+        })
     }
 }
 
@@ -609,59 +653,4 @@ fn structured_values(p: &Part) -> Vec<Value> {
         Some(parsed) => vec![parsed],
         None => vec![v.clone()],
     }
-}
-
-/// Checksums keep ordinary long numbers from being taken for cards or IBANs.
-fn valid_match(pattern: &str, found: &str) -> bool {
-    match pattern {
-        "card_number" | "card" => luhn_valid(found),
-        "iban" => iban_valid(found),
-        _ => true,
-    }
-}
-
-pub fn luhn_valid(s: &str) -> bool {
-    let digits: Vec<u32> = s.chars().filter_map(|c| c.to_digit(10)).collect();
-    if digits.len() < 13 || digits.len() > 19 {
-        return false;
-    }
-    let sum: u32 = digits
-        .iter()
-        .rev()
-        .enumerate()
-        .map(|(i, &d)| {
-            if i % 2 == 1 {
-                let x = d * 2;
-                if x > 9 {
-                    x - 9
-                } else {
-                    x
-                }
-            } else {
-                d
-            }
-        })
-        .sum();
-    sum % 10 == 0
-}
-
-pub fn iban_valid(s: &str) -> bool {
-    let compact: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    if compact.len() < 15 || compact.len() > 34 {
-        return false;
-    }
-    let rearranged = format!("{}{}", &compact[4..], &compact[..4]);
-    let mut rem: u64 = 0;
-    for c in rearranged.chars() {
-        let chunk = match c.to_digit(36) {
-            Some(d) => d as u64,
-            None => return false,
-        };
-        rem = if chunk >= 10 {
-            (rem * 100 + chunk) % 97
-        } else {
-            (rem * 10 + chunk) % 97
-        };
-    }
-    rem == 1
 }
