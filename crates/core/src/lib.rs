@@ -25,6 +25,7 @@ pub mod report;
 pub mod summarize;
 pub mod tokens;
 pub mod transcript;
+pub mod working_state;
 
 pub use compact::{compact, Compaction, Inputs, Strategy};
 pub use error::{Error, InputError, Result};

@@ -17,6 +17,13 @@ pub const FACTS_HEADER: &str =
 /// header differs after this prefix).
 pub const FACTS_PREFIX: &str = "FACTS RETURNED BY TOOLS";
 
+/// Header of the working-state digest of a continuity block.
+pub const WORKING_STATE_HEADER: &str =
+    "WORKING STATE (read from the tool calls, not interpreted; [mN] names the source message):";
+
+/// How a working-state section is recognised when read back.
+pub const WORKING_STATE_PREFIX: &str = "WORKING STATE";
+
 pub const MAY_PERSIST_HEADER: &str =
     "EARLIER TOOL CALLS (results not pinned; call again if you need them):";
 
@@ -25,6 +32,18 @@ pub const SUMMARY_HEADER: &str =
 
 /// How a summary section is recognised when read back.
 pub const SUMMARY_PREFIX: &str = "SUMMARY OF EARLIER WORK";
+
+/// How a coding agent's own compaction summary opens when it is written
+/// back as a user message (Claude Code's `isCompactSummary` line): it is the
+/// agent's account of earlier work, not the user's mission.
+const AGENT_SUMMARY_OPENERS: &[&str] =
+    &["This session is being continued from a previous conversation"];
+
+/// Whether a user text is an agent's own compaction summary.
+pub fn is_agent_summary(text: &str) -> bool {
+    let t = text.trim_start();
+    AGENT_SUMMARY_OPENERS.iter().any(|o| t.starts_with(o))
+}
 
 /// Whether a text is the head an earlier compaction wrote.
 pub fn is_compacted_head(text: &str) -> bool {

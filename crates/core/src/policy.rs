@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{InputError, Source};
+use crate::working_state::ToolKind;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -24,6 +25,8 @@ pub struct RetentionPolicy {
     pub may_persist: MayPersist,
     #[serde(default)]
     pub retention: RetentionRules,
+    #[serde(default)]
+    pub tools: ToolRules,
     /// Hash of the policy file as given (empty for the built-in default).
     #[serde(skip)]
     pub sha256: String,
@@ -53,9 +56,46 @@ pub struct CompactionRules {
     /// Most tokens the kept tail may take beyond its last turn, which is
     /// always kept whole [default: an eighth of the trigger].
     pub tail_tokens: Option<usize>,
+    /// Share of the target reserved for the summary, so that evidence never
+    /// squeezes the narrative out (0 reserves nothing).
+    pub summary_share: f64,
+    /// The word cap and reserved share in a coding session (one with a
+    /// working-state digest), whose narrative carries what was tried and
+    /// decided, the current work and the next step.
+    pub coding_summary_words: usize,
+    pub coding_summary_share: f64,
+    /// The target was nobody's choice (no policy, no `--target-tokens`):
+    /// when the instructions alone take more than half of it, it grows to
+    /// them plus half the default, so a harness's long system prompt does
+    /// not make every compaction refuse.
+    #[serde(skip)]
+    pub default_target: bool,
 }
 
+/// The default share of the target reserved for the summary: room for the
+/// default word cap with a tokenizer that splits finely.
+pub const DEFAULT_SUMMARY_SHARE: f64 = 0.05;
+
 impl CompactionRules {
+    /// Tokens of `target` reserved for the summary.
+    pub fn summary_reserve(&self, target: usize, coding: bool) -> usize {
+        let share = if coding {
+            self.coding_summary_share
+        } else {
+            self.summary_share
+        };
+        (target as f64 * share).floor() as usize
+    }
+
+    /// The summary's word cap.
+    pub fn word_cap(&self, coding: bool) -> usize {
+        if coding {
+            self.coding_summary_words
+        } else {
+            self.summary_words
+        }
+    }
+
     /// The tail's token bound.
     pub fn tail_budget(&self) -> usize {
         self.tail_tokens.unwrap_or(self.trigger_tokens / 8)
@@ -71,6 +111,10 @@ impl Default for CompactionRules {
             stub_threshold_chars: 300,
             summary_words: 150,
             tail_tokens: None,
+            summary_share: DEFAULT_SUMMARY_SHARE,
+            coding_summary_words: 400,
+            coding_summary_share: 0.15,
+            default_target: false,
         }
     }
 }
@@ -98,6 +142,9 @@ pub struct RetentionRules {
     pub drop_superseded: bool,
     /// Leave out content whose opening declares it off the mission.
     pub drop_self_declared: bool,
+    /// Write the working-state digest (files, commands, errors, the plan,
+    /// the user's answers) read from the tool calls.
+    pub working_state: bool,
 }
 
 impl Default for RetentionRules {
@@ -107,6 +154,7 @@ impl Default for RetentionRules {
             user_statements: true,
             drop_superseded: true,
             drop_self_declared: true,
+            working_state: true,
         }
     }
 }
@@ -122,6 +170,22 @@ pub struct PersonalDataRules {
     /// with a built-in name replaces that pattern).
     #[serde(default)]
     pub patterns: BTreeMap<String, String>,
+}
+
+/// What each tool does to the work, where the built-in tables and the shape
+/// of its arguments are wrong (`[tools.kinds] run_sql = "other"`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolRules {
+    #[serde(default)]
+    pub kinds: BTreeMap<String, ToolKind>,
+}
+
+impl ToolRules {
+    /// The kind of a call to `name` with `args`.
+    pub fn kind_of(&self, name: &str, args: &serde_json::Value) -> ToolKind {
+        crate::working_state::kind_of(name, args, &self.kinds)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -148,6 +212,7 @@ impl Default for RetentionPolicy {
             personal_data: PersonalDataRules::default(),
             may_persist: MayPersist::default(),
             retention: RetentionRules::default(),
+            tools: ToolRules::default(),
             sha256: String::new(),
         }
     }
@@ -166,6 +231,17 @@ impl RetentionPolicy {
         };
         if policy.compaction.trigger_tokens == 0 {
             return Err(bad("compaction.trigger_tokens must be at least 1".into()));
+        }
+        for (name, share) in [
+            ("summary_share", policy.compaction.summary_share),
+            (
+                "coding_summary_share",
+                policy.compaction.coding_summary_share,
+            ),
+        ] {
+            if !(0.0..=0.5).contains(&share) {
+                return Err(bad(format!("compaction.{name} must be between 0 and 0.5")));
+            }
         }
         if policy.compaction.tail_rounds == 0 {
             return Err(bad("compaction.tail_rounds must be at least 1".into()));

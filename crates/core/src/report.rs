@@ -23,6 +23,8 @@ pub struct Tokens {
     /// Framing lines and the may-persist list of the continuity block.
     pub framing: usize,
     pub may_persist: usize,
+    /// The working-state digest of the continuity block.
+    pub working_state: usize,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -96,6 +98,12 @@ pub struct BudgetReport {
     pub flexible_tokens: usize,
     /// Room left after the flexible items, for earlier calls and the summary.
     pub remaining: usize,
+    /// Tokens reserved for the summary before any flexible item
+    /// (`compaction.summary_share` of the target, or what was left).
+    pub summary_reserve: usize,
+    /// Working-state digest lines kept and left out for lack of room.
+    pub digest_kept: usize,
+    pub digest_dropped: usize,
 }
 
 /// Where the mission of a compaction came from.

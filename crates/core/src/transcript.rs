@@ -234,7 +234,7 @@ impl Transcript {
 /// One part of one message, by position: the `part`-th part of the
 /// `message`-th message. Written `m{message}.p{part}`, as the audit names
 /// input items.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PartRef {
     pub message: usize,
     pub part: usize,

@@ -4,3 +4,4 @@
 pub const PROMPT_SUMMARY_ONLY: &str = include_str!("../../../prompts/summary-only.txt");
 pub const PROMPT_GOVERNED: &str = include_str!("../../../prompts/governed.txt");
 pub const PROMPT_SYSTEM: &str = include_str!("../../../prompts/system.txt");
+pub const PROMPT_CODING: &str = include_str!("../../../prompts/coding.txt");

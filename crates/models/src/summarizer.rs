@@ -12,8 +12,8 @@ use std::time::Instant;
 
 use continuity_core::error::{Error, InputError, Source};
 use continuity_core::summarize::{
-    cap_words, NarrativeItem, NarrativeKind, Summarizer, SummarizerMetrics, SummaryJob,
-    SummaryOutput, SummaryRequest,
+    cap_words, whole_sentences, NarrativeItem, NarrativeKind, Summarizer, SummarizerMetrics,
+    SummaryJob, SummaryOutput, SummaryRequest,
 };
 use continuity_llm::arch::decoder::LoadOptions;
 use continuity_llm::chat::{ChatTemplate, Message};
@@ -21,7 +21,10 @@ use continuity_llm::generate::{generate_with, GenerateOptions, SamplingOptions};
 use continuity_llm::manifest::resolve_model;
 use continuity_llm::model::Model;
 
-use crate::prompts::{PROMPT_GOVERNED, PROMPT_SUMMARY_ONLY, PROMPT_SYSTEM};
+use crate::prompts::{PROMPT_CODING, PROMPT_GOVERNED, PROMPT_SUMMARY_ONLY, PROMPT_SYSTEM};
+
+/// The most words a model writes for the coding job's four fields.
+const CODING_WORDS: usize = 120;
 
 /// Manifest models usable as summarizers.
 pub const MODELS: &[&str] = &["smollm2-135m", "qwen2.5-0.5b", "gemma3-270m"];
@@ -153,6 +156,7 @@ fn prompt_text(
         match job {
             SummaryJob::SummaryOnly => PROMPT_SUMMARY_ONLY,
             SummaryJob::Governed => PROMPT_GOVERNED,
+            SummaryJob::Coding => PROMPT_CODING,
         },
         narrative,
         word_cap,
@@ -182,7 +186,13 @@ impl Summarizer for LlmSummarizer {
             name: label.clone(),
             message: e.to_string(),
         };
-        let cap = request.word_cap.max(1);
+        // The coding job asks for four short fields: a long cap would only
+        // let a small model ramble.
+        let cap = match request.job {
+            SummaryJob::Coding => request.word_cap.min(CODING_WORDS),
+            _ => request.word_cap,
+        }
+        .max(1);
         let gen_budget = token_budget(cap);
         let budget = settings
             .max_prompt_tokens
@@ -238,7 +248,15 @@ impl Summarizer for LlmSummarizer {
         .map_err(|e| err(&e))?;
         let text = generation.text.trim();
         let text = text.strip_prefix("Summary:").unwrap_or(text).trim();
-        let (text, _) = cap_words(text, cap);
+        let text = match request.job {
+            // A model that ignored the fields wrote prose: keep that.
+            SummaryJob::Coding => Some(filled_fields(text))
+                .filter(|f| !f.is_empty())
+                .unwrap_or_else(|| text.to_string()),
+            _ => text.to_string(),
+        };
+        let (text, _) = cap_words(&text, cap);
+        let text = whole_sentences_only(text);
         let t = &generation.timings;
         let metrics = SummarizerMetrics {
             load_ms: round3(t.load_ms),
@@ -263,9 +281,63 @@ fn round3(x: f64) -> f64 {
     (x * 1e3).round() / 1e3
 }
 
+/// The fields of the coding prompt a model filled in, as sentences:
+/// `Current task: … . Next step: … .`. A field left as "none" or empty is
+/// left out, and so is the last one when the generation stopped inside it
+/// (no closing punctuation and no line after it).
+fn filled_fields(text: &str) -> String {
+    const FIELDS: [&str; 4] = ["Current task", "Last decision", "Open problem", "Next step"];
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let line = line.trim_start_matches(['-', '*', ' ']);
+        let Some((label, value)) = FIELDS
+            .iter()
+            .find_map(|f| line.strip_prefix(f).map(|rest| (*f, rest)))
+        else {
+            continue;
+        };
+        let value = value.trim_start_matches([':', '*', ' ']).trim();
+        let closed = value.ends_with(['.', '!', '?']);
+        let cut_off = !closed && i + 1 == lines.len();
+        let none = value.trim_end_matches('.').eq_ignore_ascii_case("none");
+        if value.is_empty() || none || cut_off || out.iter().any(|o| o.starts_with(label)) {
+            continue;
+        }
+        let stop = if closed { "" } else { "." };
+        out.push(format!("{label}: {value}{stop}"));
+    }
+    out.join(" ")
+}
+
+/// A generation that stopped mid-sentence (the token or word limit) cut
+/// back to its last whole sentence.
+fn whole_sentences_only(text: String) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let keep = whole_sentences(&words);
+    if keep == words.len() {
+        text
+    } else {
+        words[..keep].join(" ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn coding_fields_become_whole_sentences() {
+        let text = "Current task: Wire the renderer into the page\nLast decision: none\n- Open problem: The test for `render/2` fails.\nNext step: Run mix";
+        assert_eq!(
+            filled_fields(text),
+            "Current task: Wire the renderer into the page. Open problem: The test for `render/2` fails."
+        );
+    }
 
     #[test]
     fn items_render_on_one_line_and_are_cut() {

@@ -127,6 +127,7 @@ pub fn load_rules(
     if let Some(n) = common.target_tokens {
         policy.compaction.trigger_tokens = usize::try_from(n)?;
     }
+    policy.compaction.default_target = common.policy.is_none() && common.target_tokens.is_none();
     Ok((kernel, policy))
 }
 

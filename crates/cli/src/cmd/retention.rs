@@ -42,7 +42,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.questions.len()
     );
     let now = chrono::Utc::now();
-    let (kernel, policy) = super::load_rules(&args.common, now)?;
+    let (kernel, mut policy) = super::load_rules(&args.common, now)?;
+    // Targets given on the command line are chosen: they never grow.
+    policy.compaction.default_target &= args.targets.is_empty();
     let tokens = super::load_tokenizer(args.common.tokenizer.as_deref())?;
     let mut summarizer = continuity_models::by_name(&args.common.summarizer)?;
     let mut cases = Vec::with_capacity(args.sessions.len());

@@ -83,6 +83,8 @@ pub enum Flexible {
     Statement(usize),
     /// A pin (index into the plan's pins).
     Pin(usize),
+    /// A working-state digest line (index into its entries).
+    Digest(usize),
 }
 
 /// Something kept only if it fits, newest first.
@@ -92,8 +94,11 @@ pub struct FlexItem {
     /// Where it came from (newest first means highest first).
     pub at: PartRef,
     pub tokens: usize,
-    /// The group header it needs, and that header's cost, when it is a pin.
+    /// The group header it needs, and that header's cost (a pin's tool, a
+    /// digest line's section).
     pub group: Option<(String, usize)>,
+    /// Lower ranks are kept first; within a rank, newest first.
+    pub rank: u8,
 }
 
 /// The outcome: what is kept, and the report.
@@ -109,14 +114,16 @@ impl Allocation {
     }
 }
 
-/// Keep what must be kept (or fail, naming it), then the flexible items
-/// newest first while they fit. `paid_groups` are group headers the
-/// must-keep evidence already pays for.
+/// Keep what must be kept (or fail, naming it), set the summary's
+/// `reserve` aside (or what is left of it), then keep the flexible items by
+/// rank, newest first within a rank, while they fit. `paid_groups` are
+/// group headers the must-keep evidence already pays for.
 pub fn allocate(
     target: usize,
     must: &MustKeep,
     items: &[FlexItem],
     paid_groups: &HashSet<String>,
+    reserve: usize,
 ) -> Result<Allocation, Error> {
     let must_keep = must.total();
     if must_keep > target {
@@ -127,8 +134,9 @@ pub fn allocate(
         });
     }
     let mut order: Vec<&FlexItem> = items.iter().collect();
-    order.sort_by_key(|x| std::cmp::Reverse(x.at));
-    let mut room = target - must_keep;
+    order.sort_by_key(|x| (x.rank, std::cmp::Reverse(x.at)));
+    let summary_reserve = reserve.min(target - must_keep);
+    let mut room = target - must_keep - summary_reserve;
     let mut groups: HashSet<&str> = paid_groups.iter().map(String::as_str).collect();
     let mut kept = HashSet::new();
     let mut tokens = 0;
@@ -156,9 +164,19 @@ pub fn allocate(
             flexible_dropped: items.len() - kept.len(),
             flexible_tokens: tokens,
             remaining: room,
+            summary_reserve,
+            digest_kept: count_digest(items, |w| kept.contains(&w)),
+            digest_dropped: count_digest(items, |w| !kept.contains(&w)),
         },
         kept,
     })
+}
+
+fn count_digest(items: &[FlexItem], pick: impl Fn(Flexible) -> bool) -> usize {
+    items
+        .iter()
+        .filter(|i| matches!(i.what, Flexible::Digest(_)) && pick(i.what))
+        .count()
 }
 
 /// A group's header cut to a readable length: a call's arguments can be a
@@ -181,6 +199,7 @@ mod tests {
             at: PartRef::new(message, 0),
             tokens,
             group: None,
+            rank: 0,
         }
     }
 
@@ -192,7 +211,7 @@ mod tests {
             ..MustKeep::default()
         };
         let items = [item(0, 1, 30), item(1, 3, 50), item(2, 5, 20)];
-        let a = allocate(100, &must, &items, &HashSet::new()).unwrap();
+        let a = allocate(100, &must, &items, &HashSet::new(), 0).unwrap();
         assert!(a.keeps(Flexible::Statement(2)) && a.keeps(Flexible::Statement(1)));
         assert!(
             !a.keeps(Flexible::Statement(0)),
@@ -200,6 +219,29 @@ mod tests {
         );
         assert_eq!(a.report.remaining, 15);
         assert_eq!((a.report.flexible_kept, a.report.flexible_dropped), (2, 1));
+    }
+
+    #[test]
+    fn the_summary_reserve_comes_first_then_lower_ranks() {
+        let must = MustKeep {
+            fixed: 10,
+            ..MustKeep::default()
+        };
+        let mut digest = item(0, 1, 30);
+        digest.what = Flexible::Digest(0);
+        let mut pin = item(1, 9, 30);
+        pin.what = Flexible::Pin(0);
+        pin.rank = 2;
+        let a = allocate(100, &must, &[pin, digest], &HashSet::new(), 40).unwrap();
+        assert_eq!(a.report.summary_reserve, 40);
+        assert!(a.keeps(Flexible::Digest(0)), "rank 0 goes first");
+        assert!(
+            !a.keeps(Flexible::Pin(0)),
+            "the newer pin ranks lower and the reserve is not spent on it"
+        );
+        assert_eq!((a.report.digest_kept, a.report.digest_dropped), (1, 0));
+        let short = allocate(30, &must, &[], &HashSet::new(), 40).unwrap();
+        assert_eq!(short.report.summary_reserve, 20, "only what is left");
     }
 
     #[test]
@@ -212,7 +254,7 @@ mod tests {
             tail_start: 9,
             ..MustKeep::default()
         };
-        let err = allocate(100, &must, &[], &HashSet::new()).unwrap_err();
+        let err = allocate(100, &must, &[], &HashSet::new(), 0).unwrap_err();
         let msg = err.to_string();
         assert!(
             matches!(err, Error::OverBudget { must_keep: 115, .. }),

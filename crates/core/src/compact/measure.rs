@@ -78,14 +78,15 @@ pub fn measure(
     let before = count_transcript(input, tokens)?;
     let fixed_overhead = fixed_tokens(&rebuilt.request, tokens)?;
     let kernel_tokens = kernel.map(|k| count(&k.render())).transpose()?.unwrap_or(0);
-    let (framing, pinned, may_persist, summary) = match &rebuilt.block {
+    let (framing, working_state, pinned, may_persist, summary) = match &rebuilt.block {
         Some(b) => (
             count(&b.framing)?,
+            count(&b.working_state)?,
             count(&b.facts)?,
             count(&b.may_persist)?,
             count(&b.summary)?,
         ),
-        None => (0, 0, 0, count(&rebuilt.head_text)?),
+        None => (0, 0, 0, 0, count(&rebuilt.head_text)?),
     };
     let (mut tail, mut user) = (0, 0);
     for (at, p) in rebuilt.request.parts() {
@@ -100,7 +101,8 @@ pub fn measure(
             tail += n;
         }
     }
-    let after = fixed_overhead + framing + pinned + may_persist + summary + user + tail;
+    let after =
+        fixed_overhead + framing + working_state + pinned + may_persist + summary + user + tail;
     let remains = after - fixed_overhead;
     let required = fixed_overhead + 2 * remains;
     let new_tool_results = new_tool_results(input);
@@ -116,6 +118,7 @@ pub fn measure(
             tail,
             framing,
             may_persist,
+            working_state,
         },
         floor: Floor {
             trigger: rules.trigger_tokens,

@@ -143,7 +143,7 @@ pub fn compact_pinned(
     let tokens = &CachedCount::new(tokens);
     // Redact first: everything downstream sees placeholders only.
     let (t, redactions) = redactor.redact_transcript(inputs.transcript);
-    let target = inputs.policy.compaction.trigger_tokens;
+    let target = target_of(inputs.policy, &t, tokens)?;
     let mut built = build(inputs, &t, target, summarizer, tokens, redactor)?;
     let after = built.measured.tokens.after;
     if after > target {
@@ -161,6 +161,22 @@ pub fn compact_pinned(
         }
     }
     finish(inputs, ctx, &t, built, redactions, tokens)
+}
+
+/// The target: the policy's trigger, grown over long instructions when it
+/// is only the built-in default (see `CompactionRules::default_target`).
+fn target_of(policy: &RetentionPolicy, t: &Transcript, tokens: &dyn TokenCount) -> Result<usize> {
+    let rules = &policy.compaction;
+    let target = rules.trigger_tokens;
+    if !rules.default_target {
+        return Ok(target);
+    }
+    let fixed = measure::fixed_tokens(t, tokens)?;
+    Ok(if fixed > target / 2 {
+        fixed + target / 2
+    } else {
+        target
+    })
 }
 
 /// One rebuild at `target` tokens, validated and measured.
@@ -195,23 +211,26 @@ fn build(
     let narrower = narrative::Narrower {
         excluded: retain::excluded_from_summary(&r),
         unpinned: &unpinned,
+        coding: r.coding,
     };
     let input = narrative::summarizer_input(r.selection.head(t), &r.plan.pins, pins_on, &narrower);
     let retained = retain::retained_text(&r, t, rendered);
     let limits = summary::Limits {
-        word_cap: policy.compaction.summary_words,
+        word_cap: policy.compaction.word_cap(r.coding),
         max_tokens: r.summary_room,
         retained: &retained,
     };
     let screen = kernel_on.then(|| kernel.constraints());
     let summary = summary::write(summarizer, &input, &limits, redactor, screen, tokens)?;
     let statements = r.carried_texts();
+    let working_state = r.working_state_text();
     let rebuilt = rebuild::rebuild(
         t,
         &r.selection,
         &rebuild::HeadParts {
             kernel: rendered,
             pins: &r.plan.pins,
+            working_state: &working_state,
             earlier_calls: &r.earlier.lines(),
             summary: &summary.text,
             statements: &statements,

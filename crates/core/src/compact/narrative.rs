@@ -32,6 +32,9 @@ pub struct Narrower<'a> {
     pub excluded: HashSet<PartRef>,
     /// Evidence that was not pinned, `(part, text)`, in transcript order.
     pub unpinned: &'a [(PartRef, String)],
+    /// A working-state digest carries what the tools did: the narrative's
+    /// job is the coding one.
+    pub coding: bool,
 }
 
 /// The input for a strategy that pins evidence (`pins_on`: the governed
@@ -48,9 +51,18 @@ pub fn summarizer_input(
             .into_iter()
             .filter(|i| !(i.kind == NarrativeKind::UserText && narrower.excluded.contains(&i.item)))
             .collect();
-        items.extend(unpinned_items(narrower.unpinned));
+        // In a coding session the digest lists commands and their output
+        // lines; as summary sentences they would be fragments.
+        if !narrower.coding {
+            items.extend(unpinned_items(narrower.unpinned));
+        }
         items.sort_by_key(|i| i.item);
-        (SummaryJob::Governed, items)
+        let job = if narrower.coding {
+            SummaryJob::Coding
+        } else {
+            SummaryJob::Governed
+        };
+        (job, items)
     } else {
         (SummaryJob::SummaryOnly, full.clone())
     };
@@ -287,6 +299,7 @@ mod tests {
         let narrower = Narrower {
             excluded: [PartRef::new(0, 0)].into(),
             unpinned: &unpinned,
+            coding: false,
         };
         let input = summarizer_input(&head(), &[pin("toolu_01AbC")], true, &narrower);
         let texts: Vec<&str> = input.items.iter().map(|i| i.text.as_str()).collect();

@@ -10,9 +10,10 @@ use crate::error::{Error, Result};
 use crate::evidence::stated::{self, Statement, StatementStatus};
 use crate::evidence::{group_header, Pin, PinKind};
 use crate::kernel::MissionKernel;
-use crate::markers::{FACTS_HEADER, MAY_PERSIST_HEADER};
+use crate::markers::{FACTS_HEADER, MAY_PERSIST_HEADER, WORKING_STATE_HEADER};
 use crate::tokens::TokenCount;
 use crate::transcript::{compact_json, Part, Transcript};
+use crate::working_state::WorkingState;
 
 use super::budget::{self, Allocation, FlexItem, Flexible, MustKeep};
 use super::pins::{self, EarlierCalls, Evidence, PinPlan};
@@ -37,9 +38,20 @@ pub struct Retained {
     pub summary_room: usize,
     /// Prose left out of inferred records, for the summarizer.
     pub prose: Vec<(crate::transcript::PartRef, String)>,
+    /// The working-state digest of the head, and the lines kept.
+    pub working_state: WorkingState,
+    pub digest_kept: HashSet<usize>,
+    /// A coding session: the digest says what the tools did, and the
+    /// narrative gets the coding word cap and reserve.
+    pub coding: bool,
 }
 
 impl Retained {
+    /// The digest's kept lines, as the continuity block writes them.
+    pub fn working_state_text(&self) -> String {
+        self.working_state.render(|i| self.digest_kept.contains(&i))
+    }
+
     /// The carried statements' texts, in conversation order.
     pub fn carried_texts(&self) -> Vec<String> {
         self.carried_indices()
@@ -151,7 +163,17 @@ pub fn retain(
         .live
         .iter()
         .any(|p| p.relied_on && p.kind != PinKind::Policy);
-    let mut outcome = try_with(ReliedOn::Kept, tail_budget);
+    // In a coding session the working-state digest says what the tools did
+    // more densely than their output: evidence yields to it from the start.
+    let coding = mode.pins_on
+        && policy.retention.working_state
+        && crate::working_state::is_coding(t, &policy.tools.kinds);
+    let first = if coding {
+        ReliedOn::Yields
+    } else {
+        ReliedOn::Kept
+    };
+    let mut outcome = try_with(first, tail_budget);
     for (relied, tail_tokens) in [
         (ReliedOn::Kept, 0),
         (ReliedOn::Yields, tail_budget),
@@ -161,7 +183,9 @@ pub fn retain(
             break;
         }
         let redundant = (tail_tokens == 0 && tail_budget == 0 && relied == ReliedOn::Kept)
-            || (relied == ReliedOn::Yields && !yields);
+            || (relied == ReliedOn::Yields && !yields)
+            || (relied == ReliedOn::Kept && coding)
+            || (relied == first && tail_tokens == tail_budget);
         if !redundant {
             outcome = try_with(relied, tail_tokens);
         }
@@ -185,6 +209,7 @@ fn must_keep(
     selection: &Selection,
     plan: &PinPlan,
     statements: &[Statement],
+    has_digest: bool,
     tokens: &dyn TokenCount,
 ) -> Result<(MustKeep, HashSet<String>)> {
     let kernel = mode.rendered_kernel();
@@ -204,12 +229,16 @@ fn must_keep(
         .unwrap_or(0);
     let block = mode.kernel_on || mode.pins_on;
     must.framing = if block {
-        tokens.count(&rebuild::continuity_block(kernel, &[], &[], "").framing)?
+        let empty = rebuild::BlockParts::default();
+        tokens.count(&rebuild::continuity_block(kernel, &empty).framing)?
     } else {
         tokens.count(&rebuild::summary_only_head(""))?
     };
     if !plan.pins.is_empty() {
         must.framing += tokens.count(FACTS_HEADER)? + 1;
+    }
+    if has_digest {
+        must.framing += tokens.count(WORKING_STATE_HEADER)? + 1;
     }
     let mut paid = HashSet::new();
     let mut groups: Vec<(String, usize)> = Vec::new();
@@ -241,11 +270,20 @@ fn must_keep(
     Ok((must, paid))
 }
 
-/// The flexible items: carried statements, and pins that need not be kept.
+/// Pins that need not be kept rank below the user's words and the
+/// digest's first lines: the digest says what the work did more densely.
+const PIN_RANK: u8 = 2;
+/// Evidence a later turn mentions ranks with the digest's files and
+/// commands, when it has to yield at all.
+const RELIED_PIN_RANK: u8 = 1;
+
+/// The flexible items: carried statements, working-state lines, and pins
+/// that need not be kept.
 fn flexible(
     plan: &PinPlan,
     relied: ReliedOn,
     statements: &[Statement],
+    working_state: &WorkingState,
     tokens: &dyn TokenCount,
 ) -> Result<Vec<FlexItem>> {
     let mut items = Vec::new();
@@ -256,8 +294,19 @@ fn flexible(
                 at: s.part,
                 tokens: tokens.count(&s.text)?,
                 group: None,
+                rank: 0,
             });
         }
+    }
+    for (i, e) in working_state.entries.iter().enumerate() {
+        let header = e.section.header();
+        items.push(FlexItem {
+            what: Flexible::Digest(i),
+            at: e.at,
+            tokens: tokens.count(&e.line)? + 1,
+            group: Some((header.to_string(), tokens.count(header)? + 1)),
+            rank: e.rank,
+        });
     }
     for (i, p) in plan
         .pins
@@ -270,6 +319,11 @@ fn flexible(
             at: p.source.part(),
             tokens: pin_tokens(p, tokens)?,
             group: Some((p.group.clone(), header_tokens(&p.group, tokens)?)),
+            rank: if p.relied_on {
+                RELIED_PIN_RANK
+            } else {
+                PIN_RANK
+            },
         });
     }
     Ok(items)
@@ -332,9 +386,20 @@ fn attempt(
         mode.pins_on,
     );
     let statements = classify_statements(inputs, mode, t, selection.tail_start);
-    let (must, paid) = must_keep(mode, t, &selection, &plan, &statements, tokens)?;
-    let items = flexible(&plan, relied, &statements, tokens)?;
-    let allocation = budget::allocate(target, &must, &items, &paid)?;
+    let working_state = if mode.pins_on && inputs.policy.retention.working_state {
+        WorkingState::of(selection.head(t), &inputs.policy.tools.kinds)
+    } else {
+        WorkingState::default()
+    };
+    let has_digest = !working_state.is_empty();
+    let coding = working_state.is_coding();
+    let (must, paid) = must_keep(mode, t, &selection, &plan, &statements, has_digest, tokens)?;
+    let items = flexible(&plan, relied, &statements, &working_state, tokens)?;
+    let reserve = inputs.policy.compaction.summary_reserve(target, coding);
+    let allocation = budget::allocate(target, &must, &items, &paid, reserve)?;
+    let digest_kept: HashSet<usize> = (0..working_state.entries.len())
+        .filter(|i| allocation.keeps(Flexible::Digest(*i)))
+        .collect();
     let kept_pins: Vec<bool> = plan
         .pins
         .iter()
@@ -353,13 +418,14 @@ fn attempt(
     let (earlier, earlier_tokens) = earlier_calls(
         inputs,
         mode,
-        t,
-        &selection,
+        selection.head(t),
         &plan,
+        has_digest,
         allocation.report.remaining,
         tokens,
     )?;
-    let summary_room = allocation.report.remaining - earlier_tokens;
+    let summary_room =
+        allocation.report.remaining - earlier_tokens + allocation.report.summary_reserve;
     Ok(Retained {
         selection,
         plan,
@@ -370,6 +436,9 @@ fn attempt(
         must,
         summary_room,
         prose,
+        working_state,
+        digest_kept,
+        coding,
     })
 }
 
@@ -378,24 +447,27 @@ fn attempt(
 fn earlier_calls(
     inputs: &Inputs<'_>,
     mode: &Mode<'_>,
-    t: &Transcript,
-    selection: &Selection,
+    head: &[crate::transcript::Message],
     plan: &PinPlan,
+    digest_on: bool,
     room: usize,
     tokens: &dyn TokenCount,
 ) -> Result<(EarlierCalls, usize)> {
     if !mode.pins_on {
         return Ok((EarlierCalls::default(), 0));
     }
-    let accounted: HashSet<&str> = plan
+    let mut accounted: HashSet<&str> = plan
         .pins
         .iter()
         .chain(&plan.superseded)
         .chain(&plan.in_tail)
         .map(|p| p.call_id.as_str())
         .collect();
+    if digest_on {
+        accounted.extend(covered_by_digest(head, inputs.policy));
+    }
     let mut earlier = pins::earlier_calls(
-        selection.head(t),
+        head,
         inputs.policy,
         &accounted,
         inputs.policy.may_persist.budget,
@@ -413,6 +485,24 @@ fn earlier_calls(
     }
     earlier.listed.truncate(fits);
     Ok((earlier, used))
+}
+
+/// Calls the working-state digest already says what became of: writes,
+/// commands, plans, questions, and reads of a named file.
+fn covered_by_digest<'t>(
+    head: &'t [crate::transcript::Message],
+    policy: &crate::policy::RetentionPolicy,
+) -> Vec<&'t str> {
+    use crate::working_state::ToolKind;
+    head.iter()
+        .flat_map(|m| m.tool_calls())
+        .filter(|(_, name, args)| match policy.tools.kind_of(name, args) {
+            ToolKind::Write | ToolKind::Exec | ToolKind::Plan | ToolKind::Ask => true,
+            ToolKind::Read => crate::working_state::files::file_read(args).is_some(),
+            _ => false,
+        })
+        .map(|(id, _, _)| id)
+        .collect()
 }
 
 /// Parts of the head the governed summary leaves out: carried, superseded
@@ -450,6 +540,8 @@ pub fn unpinned_evidence(r: &Retained) -> Vec<(crate::transcript::PartRef, Strin
 /// statements and the tail.
 pub fn retained_text(r: &Retained, t: &Transcript, kernel: Option<&MissionKernel>) -> String {
     let mut out = rebuild::instructions(&t.instructions, kernel).join("\n");
+    out.push('\n');
+    out.push_str(&r.working_state_text());
     for p in &r.plan.pins {
         out.push('\n');
         out.push_str(&p.line);

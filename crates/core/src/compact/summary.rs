@@ -95,7 +95,8 @@ pub fn write(
 }
 
 /// The longest word prefix of `text` whose summary section (header, newline,
-/// text) fits `max_tokens`; empty when not even one word does.
+/// text) fits `max_tokens`, cut back to its last whole sentence; empty when
+/// not even one word fits.
 pub fn fit_tokens(text: &str, max_tokens: usize, tokens: &dyn TokenCount) -> Result<String> {
     let section = |t: &str| tokens.count(&format!("{SUMMARY_HEADER}\n{t}"));
     if text.is_empty() || section(text)? <= max_tokens {
@@ -111,5 +112,5 @@ pub fn fit_tokens(text: &str, max_tokens: usize, tokens: &dyn TokenCount) -> Res
             hi = mid - 1;
         }
     }
-    Ok(words[..lo].join(" "))
+    Ok(words[..crate::summarize::whole_sentences(&words[..lo])].join(" "))
 }

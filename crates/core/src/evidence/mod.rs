@@ -32,6 +32,7 @@ use serde_json::Value;
 
 use crate::policy::RetentionPolicy;
 use crate::transcript::{compact_json, Part, PartRef, Transcript};
+use crate::working_state::{exec, ToolKind};
 
 pub use carried::carried_pins;
 use values::Mentions;
@@ -466,6 +467,31 @@ fn inferred_pins(r: &ResultRef<'_>, content: &Value, mentions: &Mentions) -> Res
     ResultPins { pins, prose }
 }
 
+/// What of a result its shape is read from, by the tool's kind: nothing
+/// of a re-readable result (a file, a listing, a page), of a write, a plan
+/// or an answer (the working-state digest carries those), or of a command
+/// that only reads or failed; a command's own output, without the harness's
+/// wrapper; anything else whole.
+fn inferable<'a>(
+    kind: ToolKind,
+    content: &'a Value,
+    args: &Value,
+) -> Option<std::borrow::Cow<'a, Value>> {
+    use std::borrow::Cow;
+    match kind {
+        ToolKind::Read | ToolKind::Fetch | ToolKind::Write | ToolKind::Plan | ToolKind::Ask => None,
+        ToolKind::Exec => {
+            let command = exec::command_line(args)?;
+            if exec::read_only(&command) {
+                return None;
+            }
+            let outcome = exec::outcome(content, false);
+            (outcome.status == exec::Status::Ok).then(|| Cow::Owned(Value::String(outcome.output)))
+        }
+        ToolKind::Delegate | ToolKind::Other => Some(Cow::Borrowed(content)),
+    }
+}
+
 /// Latest-wins over the pins found so far. Pins are kept in arrival order;
 /// a superseded one becomes `None`.
 #[derive(Default)]
@@ -560,18 +586,24 @@ pub fn extract_pins(t: &Transcript, policy: &RetentionPolicy) -> Extracted {
             tool: name,
             args: args_of(&calls, id),
         };
+        let kind = policy.tools.kind_of(name, r.args);
         let found = match policy.pin_fields(name) {
             Some(fields) => match structured(content) {
                 Some(json) => policy_pins(&r, &json, fields),
                 None => continue,
             },
-            None if infer => inferred_pins(&r, content, &mentions),
+            None if infer => match inferable(kind, content, r.args) {
+                Some(content) => inferred_pins(&r, &content, &mentions),
+                None => continue,
+            },
             None => continue,
         };
         out.prose.extend(found.prose.into_iter().map(|s| (at, s)));
         let bulk = found.pins.len() > BULK_RECORDS;
         for mut pin in found.pins {
-            if pin.kind != PinKind::Policy {
+            // A command's output and a sub-agent's report yield to the
+            // digest and the budget: they are never kept whatever they cost.
+            if pin.kind != PinKind::Policy && !matches!(kind, ToolKind::Exec | ToolKind::Delegate) {
                 pin.relied_on = mentions.any_after(&pin.line, at.message);
             }
             if bulk && pin.kind == PinKind::Record && !pin.relied_on {

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use crate::markers::is_compacted_head;
+use crate::markers::{is_agent_summary, is_compacted_head};
 use crate::transcript::{Part, PartRef, Role, Transcript};
 
 use super::relevance::self_declared_irrelevant;
@@ -164,12 +164,13 @@ fn superseded_by(s: &Statement, latest: &HashMap<&str, PartRef>) -> Option<PartR
 }
 
 /// The part that acts as the mission without a kernel: the first user text
-/// that is not an earlier compaction's head.
+/// that is not an earlier compaction's head, ours or the agent's own.
 pub fn first_user_text(t: &Transcript) -> Option<PartRef> {
     t.parts()
         .find(|(at, p)| {
             t.messages[at.message].role == Role::User
-                && matches!(&p.part, Part::Text(s) if !is_compacted_head(s) && !s.trim().is_empty())
+                && matches!(&p.part, Part::Text(s)
+                    if !is_compacted_head(s) && !is_agent_summary(s) && !s.trim().is_empty())
         })
         .map(|(at, _)| at)
 }
@@ -178,6 +179,15 @@ pub fn first_user_text(t: &Transcript) -> Option<PartRef> {
 mod tests {
     use super::*;
     use crate::transcript::{Format, Message};
+
+    #[test]
+    fn an_agents_own_compaction_summary_is_not_the_mission() {
+        let t = t(&[
+            "This session is being continued from a previous conversation that ran out of context. Summary: …",
+            "Now add the tests.",
+        ]);
+        assert_eq!(first_user_text(&t), Some(PartRef::new(2, 0)));
+    }
 
     fn t(texts: &[&str]) -> Transcript {
         Transcript {

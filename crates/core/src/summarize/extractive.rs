@@ -52,6 +52,35 @@ fn cue_re() -> &'static Regex {
     })
 }
 
+/// What a coding agent states when it decides, finds a cause or says
+/// where the work stands.
+fn decision_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:decid\w*|chose|choos\w*|instead|switch\w* to|going with|(?:we|I) will use|approach|root cause|the (?:fix|issue|problem|bug|cause) (?:is|was)|fixed|turns out|now pass\w*|all \d* ?tests? pass\w*|trade-?off|so that|the plan|next step|remaining|left to do|done with|completed?)\b")
+            .expect("static regex")
+    })
+}
+
+/// Narration of the agent's own next tool call or a bare interjection:
+/// boilerplate, not a decision.
+fn boilerplate_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)^(?:let me|let's|now let me|now i'll|i'll (?:read|check|look|start|run|update|now)|i need to (?:read|check|look)|perfect|great|good|excellent|okay|ok|sure|now)\b")
+            .expect("static regex")
+    })
+}
+
+/// A sentence from the assistant that states a decision or where the work
+/// stands, and is more than narration.
+fn decision(s: &Sentence) -> bool {
+    s.by_assistant
+        && s.text.split_whitespace().count() >= MIN_NOTE_WORDS
+        && decision_re().is_match(&s.text)
+        && !boilerplate_re().is_match(s.text.trim_start())
+}
+
 #[derive(Debug)]
 struct Candidate {
     order: usize,
@@ -141,7 +170,7 @@ impl Summarizer for Extractive {
 fn carries_something(s: &Sentence, retained: &Retained) -> bool {
     let (novel, all) = retained.novel_values(&s.text);
     let finding = s.by_assistant && all > 0 && cue_re().is_match(&s.text);
-    (novel > 0 || finding) && retained.share_of_words(&s.text) <= RETAINED_SHARE
+    (novel > 0 || finding || decision(s)) && retained.share_of_words(&s.text) <= RETAINED_SHARE
 }
 
 /// Prose strings inside a tool call rendered as `name {json args}`.
@@ -177,6 +206,13 @@ fn score(sentence: &str, order: usize, total: usize) -> f64 {
         .min(3) as f64;
     let amounts = amount_re().find_iter(sentence).count().min(3) as f64;
     let cues = cue_re().find_iter(sentence).count().min(4) as f64;
+    let decided = if decision_re().is_match(sentence) && !boilerplate_re().is_match(sentence) {
+        2.0
+    } else if boilerplate_re().is_match(sentence) {
+        -2.0
+    } else {
+        0.0
+    };
     let words = sentence.split_whitespace().count();
     let length = if words < 5 {
         -2.0
@@ -190,7 +226,7 @@ fn score(sentence: &str, order: usize, total: usize) -> f64 {
     } else {
         1.0
     };
-    2.0 * ids + 1.5 * amounts + cues + length + recency
+    2.0 * ids + 1.5 * amounts + cues + decided + length + recency
 }
 
 fn word_set(s: &str) -> HashSet<String> {
@@ -302,6 +338,24 @@ mod tests {
             .unwrap()
             .text;
         assert!(capped.split_whitespace().count() <= 25, "{capped}");
+    }
+
+    #[test]
+    fn a_coding_agents_decisions_are_picked_and_its_narration_is_not() {
+        let at = crate::transcript::PartRef::new;
+        let items = vec![
+            NarrativeItem { item: at(1, 0), kind: NarrativeKind::AssistantText, text: "Let me read the renderer module to see how it works.".into() },
+            NarrativeItem { item: at(3, 0), kind: NarrativeKind::AssistantText, text: "The root cause was a stale cache key in the loader. I decided to keep the cache and key it by file size instead.".into() },
+            NarrativeItem { item: at(5, 0), kind: NarrativeKind::AssistantText, text: "Perfect! Now let me run the tests again.".into() },
+        ];
+        let req = SummaryRequest {
+            job: SummaryJob::Governed,
+            items: &items,
+            word_cap: 150,
+            retained: "",
+        };
+        let out = Extractive.summarize(&req).unwrap().text;
+        assert_eq!(out, "The root cause was a stale cache key in the loader. I decided to keep the cache and key it by file size instead.");
     }
 
     #[test]

@@ -44,6 +44,10 @@ pub enum SummaryJob {
     SummaryOnly,
     /// The narrative only; kernel and evidence are carried elsewhere.
     Governed,
+    /// The governed job on a coding session: the working-state digest
+    /// carries files, commands and errors, so the narrative says what the
+    /// agent is doing, what it decided, what is open and what comes next.
+    Coding,
 }
 
 pub struct SummaryRequest<'a> {
@@ -120,13 +124,28 @@ impl Summarizer for FixedSummary {
     }
 }
 
-/// Cut text to at most `cap` words, ending at a word boundary.
+/// Cut text to at most `cap` words, ending at the last whole sentence that
+/// fits (at a word boundary when not even one sentence does).
 pub fn cap_words(text: &str, cap: usize) -> (String, bool) {
     let words: Vec<&str> = text.split_whitespace().collect();
     if words.len() <= cap {
         (words.join(" "), false)
     } else {
-        (words[..cap].join(" "), true)
+        (words[..whole_sentences(&words[..cap])].join(" "), true)
+    }
+}
+
+/// How many of `words` to keep so that a cut text ends with a whole
+/// sentence: up to the last word that ends one, or none: a fragment reads
+/// as a statement it never made.
+pub fn whole_sentences(words: &[&str]) -> usize {
+    let ends_sentence = |w: &&str| {
+        let w = w.trim_end_matches(['"', '\'', ')', '*', '`']);
+        w.ends_with(['.', '!', '?']) && !w.ends_with("..")
+    };
+    match words.iter().rposition(ends_sentence) {
+        Some(i) => i + 1,
+        None => 0,
     }
 }
 
@@ -137,6 +156,12 @@ mod tests {
     #[test]
     fn cap_words_cuts_and_reports() {
         assert_eq!(cap_words("a b  c", 5), ("a b c".to_string(), false));
-        assert_eq!(cap_words("a b c d", 2), ("a b".to_string(), true));
+        assert_eq!(cap_words("a b c d", 2), (String::new(), true));
+        assert_eq!(cap_words("a b. c d", 3), ("a b.".to_string(), true));
+        assert_eq!(
+            cap_words("One two. Three four five.", 4),
+            ("One two.".to_string(), true),
+            "a cut ends at a whole sentence"
+        );
     }
 }

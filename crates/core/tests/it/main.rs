@@ -11,5 +11,7 @@ mod governance_pin;
 mod governance_preflight;
 mod personal_data;
 mod pipeline;
+mod secrets;
 mod shapes;
 mod transcripts;
+mod working_state;

@@ -277,7 +277,7 @@ fn governed_puts_the_kernel_in_the_instructions_and_labels_the_summary_advisory(
 fn summaries_are_capped_and_scrubbed_of_personal_data() {
     let long = format!(
         "Ada Quill wrote to ada@quill.example. {}",
-        "word ".repeat(500)
+        "word. ".repeat(500)
     );
     let mut s = FixedSummary {
         label: "fixed".into(),

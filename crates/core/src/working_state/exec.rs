@@ -1,0 +1,343 @@
+//! Shell commands and what they returned: the command line, the exit
+//! status (from Codex's metadata or `Process exited with code N`, Claude
+//! Code's `Exit code N` on an error result), and the output lines worth
+//! keeping: test counts, and a failure's error lines.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+use crate::transcript::value_text;
+
+/// The most characters of a command or an output line the digest keeps.
+pub const LINE_CHARS: usize = 200;
+/// The most output lines a failed command keeps.
+const ERROR_LINES: usize = 4;
+
+/// How a command ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Exit code 0, or a result not marked as an error.
+    Ok,
+    /// A non-zero exit code, when known.
+    Failed(Option<i64>),
+    /// Still running when the result was written.
+    Running,
+}
+
+impl Status {
+    pub fn failed(self) -> bool {
+        matches!(self, Status::Failed(_))
+    }
+
+    pub fn describe(self) -> String {
+        match self {
+            Status::Ok => "ok".into(),
+            Status::Failed(Some(code)) => format!("exit {code}"),
+            Status::Failed(None) => "failed".into(),
+            Status::Running => "still running".into(),
+        }
+    }
+}
+
+/// What a command returned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub status: Status,
+    /// The command's own output, without the harness's wrapper lines.
+    pub output: String,
+    /// The session a still-running process can be polled in (Codex's
+    /// `write_stdin`), when the harness names one.
+    pub session: Option<String>,
+}
+
+/// The session a poll of a running process reads (Codex's `write_stdin`).
+pub fn polled_session(args: &Value) -> Option<String> {
+    match args.get("session_id")? {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// The command line of an exec call: `command` or `cmd` as a string, or an
+/// argv array (`["bash", "-lc", "…"]` gives the script).
+pub fn command_line(args: &Value) -> Option<String> {
+    let raw = ["command", "cmd"].iter().find_map(|k| args.get(*k))?;
+    let line = match raw {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => {
+            let words: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+            match words.as_slice() {
+                [shell, flag, script] if is_shell(shell) && flag.starts_with('-') => {
+                    script.to_string()
+                }
+                _ => words.join(" "),
+            }
+        }
+        _ => return None,
+    };
+    let line = line.trim();
+    (!line.is_empty()).then(|| line.to_string())
+}
+
+fn is_shell(program: &str) -> bool {
+    matches!(
+        program.rsplit('/').next().unwrap_or(program),
+        "bash" | "sh" | "zsh"
+    )
+}
+
+/// A tool result's outcome as an exec result.
+pub fn outcome(content: &Value, is_error: bool) -> Outcome {
+    let text = blocks_text(content);
+    let json = text
+        .trim_start()
+        .starts_with('{')
+        .then(|| serde_json::from_str::<Value>(&text).ok())
+        .flatten();
+    if let Some(Value::Object(map)) = json {
+        if let Some(output) = map.get("output").map(value_text) {
+            let code = map
+                .get("metadata")
+                .and_then(|m| m.get("exit_code"))
+                .and_then(Value::as_i64);
+            return Outcome {
+                status: status_of(code, is_error),
+                output,
+                session: None,
+            };
+        }
+    }
+    let (code, session, output) = unwrap_harness(&text);
+    let status = match (&session, code) {
+        (Some(_), None) => Status::Running,
+        _ => status_of(code, is_error),
+    };
+    Outcome {
+        status,
+        output,
+        session,
+    }
+}
+
+fn status_of(code: Option<i64>, is_error: bool) -> Status {
+    match code {
+        Some(0) => Status::Ok,
+        Some(c) => Status::Failed(Some(c)),
+        None if is_error => Status::Failed(None),
+        None => Status::Ok,
+    }
+}
+
+/// Content blocks joined into their text.
+fn blocks_text(content: &Value) -> String {
+    match content {
+        Value::Array(items) if items.iter().all(|b| b.get("type").is_some()) => items
+            .iter()
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        other => value_text(other),
+    }
+}
+
+/// The exit code, the session of a process still running, and the output
+/// after the harness's own lines (Codex's `Chunk ID`/`Wall time`/`Output:`
+/// header, Claude Code's `Exit code N`).
+fn unwrap_harness(text: &str) -> (Option<i64>, Option<String>, String) {
+    let mut code = None;
+    let mut session = None;
+    let mut body = text;
+    if let Some(rest) = text.strip_prefix("Exit code ") {
+        let (n, after) = rest.split_once('\n').unwrap_or((rest, ""));
+        code = n.trim().parse().ok();
+        body = after;
+    }
+    if text.starts_with("Chunk ID:") || text.starts_with("Wall time:") {
+        let (header, after) = text.split_once("\nOutput:\n").unwrap_or((text, ""));
+        for line in header.lines() {
+            if let Some(n) = line.strip_prefix("Process exited with code ") {
+                code = n.trim().parse().ok();
+            }
+            if let Some(id) = line.strip_prefix("Process running with session ID ") {
+                session = Some(id.trim().to_string());
+            }
+        }
+        body = after;
+    }
+    (code, session, body.to_string())
+}
+
+fn test_count_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)\b\d+ (tests?|passed|failed|failures?|errors?|examples?|skipped|specs?|assertions?|suites?)\b|\btest result:|^\s*tests?:\s")
+            .expect("static regex")
+    })
+}
+
+fn error_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)error|exception|traceback|fail|fatal|panic|not found|no such file|cannot|can't|denied|invalid|undefined|refused|timed out|not permitted|unknown|missing|expected")
+            .expect("static regex")
+    })
+}
+
+/// The output lines worth keeping: test counts always; for a failure its
+/// error lines (or its last lines when none reads as an error); a short
+/// output whole.
+pub fn salient_lines(output: &str, status: Status) -> Vec<String> {
+    let lines: Vec<&str> = output
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let short = lines.len() <= 2 && output.len() <= LINE_CHARS;
+    if short {
+        return lines.iter().map(|l| bounded(l)).collect();
+    }
+    let mut out: Vec<String> = Vec::new();
+    let push = |l: &str, out: &mut Vec<String>| {
+        let l = bounded(l);
+        if !out.contains(&l) {
+            out.push(l);
+        }
+    };
+    if status.failed() {
+        let errors: Vec<&&str> = lines.iter().filter(|l| error_re().is_match(l)).collect();
+        let picked: Vec<&str> = if errors.is_empty() {
+            lines.iter().rev().take(2).rev().copied().collect()
+        } else {
+            errors.iter().take(ERROR_LINES).map(|l| **l).collect()
+        };
+        picked.into_iter().for_each(|l| push(l, &mut out));
+    }
+    for l in lines.iter().filter(|l| test_count_re().is_match(l)).take(3) {
+        push(l, &mut out);
+    }
+    out
+}
+
+/// A line cut to [`LINE_CHARS`].
+pub fn bounded(s: &str) -> String {
+    match s.char_indices().nth(LINE_CHARS) {
+        Some((cut, _)) => format!("{}…", &s[..cut]),
+        None => s.to_string(),
+    }
+}
+
+/// Programs that only look at the work (their output can be had again):
+/// a run of one is listed, its output is not kept unless it failed.
+const READ_ONLY_PROGRAMS: &[&str] = &[
+    "cat", "sed", "head", "tail", "less", "more", "rg", "grep", "ls", "find", "fd", "wc", "tree",
+    "pwd", "nl", "stat", "file", "which", "du", "awk", "jq", "echo", "printf", "date",
+];
+const READ_ONLY_GIT: &[&str] = &["show", "diff", "log", "status", "grep", "blame", "branch"];
+
+/// Whether a command only reads: every stage of its pipeline is a read-only
+/// program (after `cd … &&` and environment assignments).
+pub fn read_only(command: &str) -> bool {
+    command
+        .split(['|', ';', '\n'])
+        .flat_map(|s| s.split("&&"))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .all(|stage| {
+            let mut words = stage
+                .split_whitespace()
+                .skip_while(|w| w.contains('=') && !w.starts_with('-'));
+            let program = words.next().unwrap_or("");
+            let program = program.rsplit('/').next().unwrap_or(program);
+            match program {
+                "cd" => true,
+                "git" => words.next().is_some_and(|sub| READ_ONLY_GIT.contains(&sub)),
+                "sed" => !stage.contains(" -i"),
+                p => READ_ONLY_PROGRAMS.contains(&p),
+            }
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn codex_shell_output_gives_its_exit_code() {
+        let o = outcome(
+            &json!("{\"output\":\"bash: python: command not found\\n\",\"metadata\":{\"exit_code\":127,\"duration_seconds\":0.1}}"),
+            false,
+        );
+        assert_eq!(o.status, Status::Failed(Some(127)));
+        assert_eq!(o.output, "bash: python: command not found\n");
+    }
+
+    #[test]
+    fn exec_command_headers_are_unwrapped() {
+        let o = outcome(
+            &json!("Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 1\nOriginal token count: 9\nOutput:\nzsh:1: operation not permitted: ps\n"),
+            false,
+        );
+        assert_eq!(o.status, Status::Failed(Some(1)));
+        assert_eq!(o.output, "zsh:1: operation not permitted: ps\n");
+        let running = outcome(
+            &json!("Chunk ID: 2\nWall time: 1.0 seconds\nProcess running with session ID 7\nOriginal token count: 0\nOutput:\n"),
+            false,
+        );
+        assert_eq!(running.status, Status::Running);
+        assert_eq!(running.session.as_deref(), Some("7"));
+    }
+
+    #[test]
+    fn claude_code_error_results_give_their_exit_code() {
+        let o = outcome(
+            &json!("Exit code 2\nls: x: No such file or directory"),
+            true,
+        );
+        assert_eq!(o.status, Status::Failed(Some(2)));
+        assert_eq!(o.output, "ls: x: No such file or directory");
+        assert_eq!(outcome(&json!("done"), false).status, Status::Ok);
+    }
+
+    #[test]
+    fn a_failure_keeps_its_error_lines_and_a_test_run_its_counts() {
+        let out = "compiling\nlib/a.ex:3: error: undefined function foo/0\nmore\nmore\n";
+        assert_eq!(
+            salient_lines(out, Status::Failed(Some(1))),
+            vec!["lib/a.ex:3: error: undefined function foo/0"]
+        );
+        let run = "....\n....\nFinished in 2.1 seconds\n410 tests, 0 failures\n";
+        assert_eq!(
+            salient_lines(run, Status::Ok),
+            vec!["410 tests, 0 failures"]
+        );
+        assert!(salient_lines("a\nb\nc\nd\n", Status::Ok).is_empty());
+        assert_eq!(
+            salient_lines("2025-11-12\n", Status::Ok),
+            vec!["2025-11-12"]
+        );
+    }
+
+    #[test]
+    fn argv_commands_give_their_script() {
+        let args = json!({"command": ["bash", "-lc", "rg -n foo src"]});
+        assert_eq!(command_line(&args).as_deref(), Some("rg -n foo src"));
+        assert_eq!(
+            command_line(&json!({"cmd": "make test"})).as_deref(),
+            Some("make test")
+        );
+    }
+
+    #[test]
+    fn read_only_commands_are_told_apart() {
+        assert!(read_only("cd src && sed -n '1,80p' a.rs"));
+        assert!(read_only("rg -n foo | head -20"));
+        assert!(read_only("git diff --stat"));
+        assert!(!read_only("cargo test"));
+        assert!(!read_only("sed -i 's/a/b/' x"));
+        assert!(!read_only("git commit -m x"));
+    }
+}

@@ -1,0 +1,317 @@
+//! Files: what a write call did to which path (created, edited, patched,
+//! deleted), the last change as a bounded old → new excerpt, and the
+//! symbols it defines. The content is not kept: the file is on disk.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::exec::bounded;
+
+/// The most characters of each side of a change excerpt.
+const EXCERPT_CHARS: usize = 90;
+/// The most symbols named per change.
+const SYMBOLS: usize = 12;
+/// The most constant settings named per change.
+const SETTINGS: usize = 6;
+
+/// What one write call did to one file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileChange {
+    pub path: String,
+    pub action: Action,
+    /// `old → new`, each side its first changed line, bounded.
+    pub excerpt: Option<(String, String)>,
+    /// Names the new text defines (functions, classes, modules, …).
+    pub symbols: Vec<String>,
+    /// Constants the new text sets to a literal (`limit = 500`).
+    pub settings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Written whole (created or overwritten).
+    Written,
+    Edited,
+    Deleted,
+}
+
+const PATH_KEYS: &[&str] = &["file_path", "path", "notebook_path", "filepath", "filename"];
+
+/// The path a call names.
+pub fn path_of(args: &Value) -> Option<String> {
+    PATH_KEYS
+        .iter()
+        .find_map(|k| args.get(*k).and_then(Value::as_str))
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+}
+
+/// The file a read call reads: a named path, not the scope of a search
+/// (a call with a pattern, glob or query searches under its path).
+pub fn file_read(args: &Value) -> Option<String> {
+    let search = ["pattern", "glob", "query", "regex"]
+        .iter()
+        .any(|k| args.get(*k).is_some());
+    if search {
+        return None;
+    }
+    path_of(args)
+}
+
+/// The changes of one write call: a patch (Codex `apply_patch`), an edit
+/// (`old_string`/`new_string`, `edits`, `old_str`/`new_str`) or a whole file.
+pub fn changes(args: &Value) -> Vec<FileChange> {
+    let patch = match args {
+        Value::String(s) => Some(s.as_str()),
+        _ => ["patch", "input"]
+            .iter()
+            .find_map(|k| args.get(*k).and_then(Value::as_str)),
+    };
+    if let Some(patch) = patch.filter(|p| p.contains("*** Begin Patch")) {
+        return patch_changes(patch);
+    }
+    let Some(path) = path_of(args) else {
+        return Vec::new();
+    };
+    let text = |k: &str| args.get(k).and_then(Value::as_str).unwrap_or("");
+    let mut edits: Vec<(String, String)> = args
+        .get("edits")
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .map(|e| {
+                    let side = |a: &str, b: &str| {
+                        e.get(a)
+                            .or_else(|| e.get(b))
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_string()
+                    };
+                    (side("old_string", "oldText"), side("new_string", "newText"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    for (old, new) in [("old_string", "new_string"), ("old_str", "new_str")] {
+        if args.get(old).is_some() || args.get(new).is_some() {
+            edits.push((text(old).to_string(), text(new).to_string()));
+        }
+    }
+    let whole = ["content", "file_text", "new_source"]
+        .iter()
+        .find_map(|k| args.get(*k).and_then(Value::as_str));
+    vec![match (edits.last(), whole) {
+        (Some((old, new)), _) => {
+            let new_texts: Vec<&str> = edits.iter().map(|(_, n)| n.as_str()).collect();
+            FileChange {
+                path,
+                action: Action::Edited,
+                excerpt: excerpt(old, new),
+                symbols: symbols(&new_texts),
+                settings: settings(&new_texts),
+            }
+        }
+        (None, whole) => FileChange {
+            path,
+            action: Action::Written,
+            excerpt: None,
+            symbols: symbols(&[whole.unwrap_or("")]),
+            settings: settings(&[whole.unwrap_or("")]),
+        },
+    }]
+}
+
+/// The changes of a `*** Begin Patch` envelope, one per file section.
+fn patch_changes(patch: &str) -> Vec<FileChange> {
+    let mut out: Vec<FileChange> = Vec::new();
+    let mut removed: Vec<&str> = Vec::new();
+    let mut added: Vec<&str> = Vec::new();
+    let flush = |out: &mut Vec<FileChange>, removed: &mut Vec<&str>, added: &mut Vec<&str>| {
+        if let Some(last) = out.last_mut() {
+            last.excerpt = excerpt(&removed.join("\n"), &added.join("\n"));
+            last.symbols = symbols(&[&added.join("\n")]);
+            last.settings = settings(&[&added.join("\n")]);
+        }
+        removed.clear();
+        added.clear();
+    };
+    for line in patch.lines() {
+        let header = [
+            ("*** Add File: ", Action::Written),
+            ("*** Update File: ", Action::Edited),
+            ("*** Delete File: ", Action::Deleted),
+        ]
+        .into_iter()
+        .find_map(|(prefix, action)| line.strip_prefix(prefix).map(|p| (p, action)));
+        if let Some((path, action)) = header {
+            flush(&mut out, &mut removed, &mut added);
+            out.push(FileChange {
+                path: path.trim().to_string(),
+                action,
+                excerpt: None,
+                symbols: Vec::new(),
+                settings: Vec::new(),
+            });
+        } else if let Some(l) = line.strip_prefix('+') {
+            added.push(l);
+        } else if let Some(l) = line.strip_prefix('-') {
+            removed.push(l);
+        }
+    }
+    flush(&mut out, &mut removed, &mut added);
+    out
+}
+
+/// The first line that differs on each side, bounded; `None` when the
+/// change is an insertion or removal of whole lines with nothing to show.
+fn excerpt(old: &str, new: &str) -> Option<(String, String)> {
+    let old_lines: Vec<&str> = old.lines().map(str::trim).collect();
+    let new_lines: Vec<&str> = new.lines().map(str::trim).collect();
+    let first_new = new_lines
+        .iter()
+        .find(|l| !l.is_empty() && !old_lines.contains(l));
+    let first_old = old_lines
+        .iter()
+        .find(|l| !l.is_empty() && !new_lines.contains(l));
+    if first_new.is_none() && first_old.is_none() {
+        return None;
+    }
+    let side = |l: Option<&&str>| l.map(|s| cut(s)).unwrap_or_default();
+    Some((side(first_old), side(first_new)))
+}
+
+fn cut(s: &str) -> String {
+    match s.char_indices().nth(EXCERPT_CHARS) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+fn definition_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(concat!(
+            r"(?m)^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([a-z]+\))?\s+)?(?:async\s+)?",
+            r"(?:fn|def|defp|defmodule|defmacro|class|struct|enum|trait|interface|type|function|module|impl|func)",
+            // Go methods name their receiver first.
+            r"\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_.:!?]*)"
+        ))
+        .expect("static regex")
+    })
+}
+
+fn setting_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(concat!(
+            // A name set to a number or a boolean, or a declared constant
+            // or module attribute set to a short string (a template's
+            // `class="…"` is not a setting).
+            r#"(?m)^\s*(?:(?:(?:pub\s+)?(?:const|static|let|var|final)\s+)?[A-Za-z_][A-Za-z0-9_]*(?:\s*:\s*[A-Za-z0-9_<>]+)?\s*(?::=|=)\s*(?:\d[\d_.]*|true|false)"#,
+            r#"|(?:pub\s+)?(?:const|static|final)\s+[A-Za-z_][A-Za-z0-9_]*(?:\s*:\s*[A-Za-z0-9_<>&']+)?\s*(?::=|=)\s*"[^"\n]{1,40}""#,
+            r#"|@[a-z_][A-Za-z0-9_]*\s+(?:\d[\d_.]*|true|false|"[^"\n]{1,40}"))\s*[;,]?\s*$"#
+        ))
+        .expect("static regex")
+    })
+}
+
+/// Constants the texts set to a literal, as written (`limit = 500`), at most
+/// [`SETTINGS`].
+fn settings(texts: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for text in texts {
+        for c in setting_re().captures_iter(text) {
+            let whole = c.get(0).map_or("", |m| m.as_str());
+            if whole.contains("@impl") || whole.contains("@doc") {
+                continue;
+            }
+            let set = bounded(whole.trim().trim_end_matches([';', ',']).trim_end());
+            if out.len() < SETTINGS && !out.contains(&set) {
+                out.push(set);
+            }
+        }
+    }
+    out
+}
+
+/// Names the texts define, first seen first, at most [`SYMBOLS`].
+fn symbols(texts: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for text in texts {
+        for c in definition_re().captures_iter(text) {
+            let name = bounded(c[1].trim_end_matches([':', '.']));
+            if out.len() < SYMBOLS && !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_edit_gives_its_first_changed_lines_and_symbols() {
+        let c = changes(&json!({
+            "file_path": "lib/render.ex",
+            "old_string": "  @visible 5\n  def render(x), do: x",
+            "new_string": "  @visible 10\n  def render(x), do: x\n  defp trim(x), do: x"
+        }));
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].action, Action::Edited);
+        assert_eq!(
+            c[0].excerpt,
+            Some(("@visible 5".into(), "@visible 10".into()))
+        );
+        assert_eq!(c[0].symbols, vec!["render", "trim"]);
+    }
+
+    #[test]
+    fn a_patch_gives_each_file_its_action() {
+        let patch = "*** Begin Patch\n*** Update File: src/a.ts\n@@\n-const x = 1\n+const x = 2\n*** Add File: src/b.ts\n+export function b() {}\n*** Delete File: old.ts\n*** End Patch";
+        let c = changes(&json!(patch));
+        let actions: Vec<(&str, Action)> = c.iter().map(|c| (c.path.as_str(), c.action)).collect();
+        assert_eq!(
+            actions,
+            vec![
+                ("src/a.ts", Action::Edited),
+                ("src/b.ts", Action::Written),
+                ("old.ts", Action::Deleted)
+            ]
+        );
+        assert_eq!(
+            c[0].excerpt,
+            Some(("const x = 1".into(), "const x = 2".into()))
+        );
+        assert_eq!(c[1].symbols, vec!["b"]);
+    }
+
+    #[test]
+    fn go_methods_and_constant_settings_are_named() {
+        let c = changes(
+            &json!({"file_path": "x.go", "content": "package x\n\nconst (\n\tscanLimit = 500\n)\n\nfunc (s *Store) branchPoints(n int) error {\n\treturn nil\n}\n"}),
+        );
+        assert_eq!(c[0].symbols, vec!["branchPoints"]);
+        assert_eq!(c[0].settings, vec!["scanLimit = 500"]);
+        let ex = changes(
+            &json!({"file_path": "a.ex", "old_string": "@visible 5", "new_string": "@visible 10\n  @impl true\n  <div class=\"row\">\n  name=\"comment\""}),
+        );
+        assert_eq!(ex[0].settings, vec!["@visible 10"]);
+    }
+
+    #[test]
+    fn a_whole_file_is_not_kept_only_its_symbols() {
+        let c = changes(
+            &json!({"file_path": "a.py", "content": "import os\n\nclass Loader:\n    def load(self):\n        pass\n"}),
+        );
+        assert_eq!(c[0].action, Action::Written);
+        assert_eq!(c[0].excerpt, None);
+        assert_eq!(c[0].symbols, vec!["Loader", "load"]);
+    }
+}

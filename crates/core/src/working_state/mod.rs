@@ -1,0 +1,233 @@
+//! The working-state digest: what a coding agent's tool calls did, read
+//! deterministically from the compacted head. Files touched and what
+//! changed in them, each distinct command with its exit status and the
+//! output lines that matter, errors and what fixed them, the latest plan,
+//! and the user's answers to the agent's questions. Every line names the
+//! message it came from (`[m12]`, as the audit names input items).
+//!
+//! The digest carries what a file's content cannot: the agent can re-read
+//! a file, not the history of what it did to it. Lines are ranked so that,
+//! at a small target, what matters most is kept first.
+
+pub mod exec;
+pub mod files;
+pub mod kinds;
+mod state;
+
+use std::collections::BTreeMap;
+
+use crate::markers::{WORKING_STATE_HEADER, WORKING_STATE_PREFIX};
+use crate::transcript::{Message, Part, PartRef, Transcript};
+
+pub use kinds::{kind_of, ToolKind};
+
+/// The sections of the digest, in the order they are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Section {
+    Plan,
+    Answers,
+    Pointed,
+    Errors,
+    Files,
+    Commands,
+}
+
+impl Section {
+    pub const ALL: [Section; 6] = [
+        Section::Plan,
+        Section::Answers,
+        Section::Pointed,
+        Section::Errors,
+        Section::Files,
+        Section::Commands,
+    ];
+
+    /// The section's header line.
+    pub fn header(self) -> &'static str {
+        match self {
+            Section::Plan => "Plan (latest):",
+            Section::Answers => "The user's answers to the agent's questions (verbatim):",
+            Section::Pointed => {
+                "What the user pointed the agent to (the output, verbatim; ⏎ ends a line):"
+            }
+            Section::Errors => "Errors and what fixed them:",
+            Section::Files => "Files (content not kept; read them again if needed):",
+            Section::Commands => "Commands (latest run of each):",
+        }
+    }
+
+    fn of_header(line: &str) -> Option<Section> {
+        Section::ALL.into_iter().find(|s| s.header() == line)
+    }
+}
+
+/// One line of the digest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub section: Section,
+    /// What makes two entries the same thing (a path, a command), so a
+    /// later one replaces an earlier or carried one.
+    pub key: String,
+    /// The line as written, `- …`.
+    pub line: String,
+    /// The part it came from (a carried line: the earlier block's part).
+    pub at: PartRef,
+    /// Lower is kept first when the budget is short.
+    pub rank: u8,
+}
+
+/// The digest of a head, in section order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WorkingState {
+    pub entries: Vec<Entry>,
+}
+
+impl WorkingState {
+    /// The digest of `head` (the messages being compacted). Tool kinds come
+    /// from the built-in tables and the policy's `overrides`. A digest an
+    /// earlier compaction wrote is carried forward; a fresher line about
+    /// the same path or command replaces its carried one.
+    pub fn of(head: &[Message], overrides: &BTreeMap<String, ToolKind>) -> Self {
+        let fresh = state::digest(head, overrides);
+        let mut entries: Vec<Entry> = carried(head)
+            .into_iter()
+            .filter(|c| {
+                !fresh
+                    .iter()
+                    .any(|f| f.section == c.section && f.key == c.key)
+            })
+            .collect();
+        entries.extend(fresh);
+        entries.sort_by_key(|e| e.section);
+        WorkingState { entries }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Whether the digest holds what tools did (not only the user's
+    /// answers): the session is a coding one.
+    pub fn is_coding(&self) -> bool {
+        self.entries.iter().any(|e| e.section != Section::Answers)
+    }
+
+    /// The digest's text with only the entries `keep` accepts (by index).
+    pub fn render(&self, keep: impl Fn(usize) -> bool) -> String {
+        let mut out: Vec<String> = Vec::new();
+        let mut section = None;
+        for (_, e) in self.entries.iter().enumerate().filter(|(i, _)| keep(*i)) {
+            if out.is_empty() {
+                out.push(WORKING_STATE_HEADER.to_string());
+            }
+            if section != Some(e.section) {
+                out.push(e.section.header().to_string());
+                section = Some(e.section);
+            }
+            out.push(e.line.clone());
+        }
+        out.join("\n")
+    }
+}
+
+/// Whether a transcript is a coding session: a tool call reads or writes a
+/// file, runs a command or updates a plan.
+pub fn is_coding(t: &Transcript, overrides: &BTreeMap<String, ToolKind>) -> bool {
+    t.messages
+        .iter()
+        .flat_map(|m| m.tool_calls())
+        .any(|(_, name, args)| {
+            matches!(
+                kind_of(name, args, overrides),
+                ToolKind::Read | ToolKind::Write | ToolKind::Exec | ToolKind::Plan
+            )
+        })
+}
+
+/// The digest lines an earlier compaction wrote into its continuity block,
+/// read back with their sections.
+fn carried(head: &[Message]) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for (mi, m) in head.iter().enumerate() {
+        for (pi, p) in m.parts.iter().enumerate() {
+            let Part::Text(text) = &p.part else {
+                continue;
+            };
+            if !crate::markers::is_compacted_head(text) {
+                continue;
+            }
+            out.extend(carried_lines(text, PartRef::new(mi, pi)));
+        }
+    }
+    out
+}
+
+fn carried_lines(text: &str, at: PartRef) -> Vec<Entry> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    let mut section = None;
+    for line in text.lines() {
+        if line.starts_with(WORKING_STATE_PREFIX) {
+            inside = true;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if let Some(s) = Section::of_header(line) {
+            section = Some(s);
+        } else if let (Some(s), Some(_)) = (section, line.strip_prefix("- ")) {
+            out.push(Entry {
+                section: s,
+                key: state::key_of_line(s, line),
+                line: line.to_string(),
+                at,
+                rank: state::rank_of_carried(s),
+            });
+        } else {
+            // The digest ends at the first line that is neither a header
+            // nor an entry (the next section of the block).
+            break;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::Role;
+
+    #[test]
+    fn a_digest_written_before_is_read_back_and_a_fresher_line_replaces_it() {
+        let state = WorkingState {
+            entries: vec![
+                Entry {
+                    section: Section::Files,
+                    key: "a.rs".into(),
+                    line: "- a.rs: edited 1× [m3]".into(),
+                    at: PartRef::new(3, 0),
+                    rank: 1,
+                },
+                Entry {
+                    section: Section::Commands,
+                    key: "cargo test".into(),
+                    line: "- `cargo test` → exit 101 [m4]".into(),
+                    at: PartRef::new(4, 0),
+                    rank: 1,
+                },
+            ],
+        };
+        let block = format!(
+            "{}]\nEarlier conversation was compacted.\n{}\nFACTS RETURNED BY TOOLS:",
+            crate::markers::CONTINUITY_TAG,
+            state.render(|_| true)
+        );
+        let head = vec![Message::new(Role::User, vec![Part::Text(block)])];
+        let read = carried(&head);
+        assert_eq!(read.len(), 2);
+        assert_eq!(read[0].key, "a.rs");
+        assert_eq!(read[1].key, "cargo test");
+        assert_eq!(read[1].line, "- `cargo test` → exit 101 [m4]");
+    }
+}
