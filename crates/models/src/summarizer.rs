@@ -138,10 +138,11 @@ pub fn render_item(item: &NarrativeItem, max_chars: usize) -> String {
     format!("{who}: {text}")
 }
 
-fn fill(template: &str, narrative: &str, word_cap: usize) -> String {
+fn fill(template: &str, narrative: &str, state: &str, word_cap: usize) -> String {
     template
         .trim_end()
         .replace("{word_cap}", &word_cap.to_string())
+        .replace("{state}", state)
         .replace("{narrative}", narrative)
 }
 
@@ -150,6 +151,7 @@ fn prompt_text(
     template: ChatTemplate,
     job: SummaryJob,
     narrative: &str,
+    state: &str,
     word_cap: usize,
 ) -> String {
     let body = fill(
@@ -159,6 +161,7 @@ fn prompt_text(
             SummaryJob::Coding => PROMPT_CODING,
         },
         narrative,
+        state,
         word_cap,
     );
     if template.is_chat() {
@@ -198,6 +201,7 @@ impl Summarizer for LlmSummarizer {
             .max_prompt_tokens
             .min(model.context_length().saturating_sub(gen_budget));
 
+        let state = request.outline.join(" ");
         // Newest items first until the budget is used; then restore order.
         let lines: Vec<String> = request
             .items
@@ -205,7 +209,7 @@ impl Summarizer for LlmSummarizer {
             .map(|i| render_item(i, settings.max_item_chars))
             .collect();
         let fixed = model
-            .encode(&prompt_text(model.template, request.job, "", cap))
+            .encode(&prompt_text(model.template, request.job, "", &state, cap))
             .map_err(|e| err(&e))?
             .len();
         let mut used = fixed + 8;
@@ -224,7 +228,13 @@ impl Summarizer for LlmSummarizer {
         }
         narrative.push_str(&lines[lines.len() - kept..].join("\n"));
         let prompt = model
-            .encode(&prompt_text(model.template, request.job, &narrative, cap))
+            .encode(&prompt_text(
+                model.template,
+                request.job,
+                &narrative,
+                &state,
+                cap,
+            ))
             .map_err(|e| err(&e))?;
 
         let opts = GenerateOptions {
@@ -358,7 +368,7 @@ mod tests {
         for p in [PROMPT_SUMMARY_ONLY, PROMPT_GOVERNED] {
             assert!(p.contains("{narrative}") && p.contains("{word_cap}"));
         }
-        let s = prompt_text(ChatTemplate::Base, SummaryJob::Governed, "user: hi", 50);
+        let s = prompt_text(ChatTemplate::Base, SummaryJob::Governed, "user: hi", "", 50);
         assert!(s.contains("user: hi") && s.contains("50 words") && s.ends_with("Summary:"));
     }
 

@@ -524,16 +524,16 @@ fn an_answer_key_is_judged_on_the_agents_compaction_and_on_ours() {
         assert_eq!(facts.len(), 4, "{who}");
         assert!(facts.iter().all(|f| f["verdict"].is_string()), "{who}");
     }
-    // Ours keeps every key term but one: `default_visible_lines` is a line
-    // of a file the agent read, and a file's content is never pinned (the
-    // agent can read it again).
+    // Ours keeps every key term: `default_visible_lines` is a line of a
+    // file the agent read (its content is never pinned), and the digest
+    // lists it among the names the conversation used again.
     let kept = side["key"]["ours"]["keyword"]["facts_present"]
         .as_array()
         .unwrap();
-    assert_eq!(kept.len(), 3, "{side}");
+    assert_eq!(kept.len(), 4, "{side}");
     assert_eq!(
         side["key"]["ours"]["keyword"]["facts_missing"],
-        serde_json::json!(["visible-lines"]),
+        serde_json::json!([]),
         "{side}"
     );
     let md = std::fs::read_to_string(out.join("side_by_side.md")).unwrap();

@@ -212,6 +212,7 @@ fn build(
         excluded: retain::excluded_from_summary(&r),
         unpinned: &unpinned,
         coding: r.coding,
+        outline: &r.working_state.outline,
     };
     let input = narrative::summarizer_input(r.selection.head(t), &r.plan.pins, pins_on, &narrower);
     let retained = retain::retained_text(&r, t, rendered);
@@ -222,6 +223,10 @@ fn build(
     };
     let screen = kernel_on.then(|| kernel.constraints());
     let summary = summary::write(summarizer, &input, &limits, redactor, screen, tokens)?;
+    let r = match give_back(inputs, t, target, &r, &summary.text, tokens)? {
+        Some(again) => again,
+        None => r,
+    };
     let statements = r.carried_texts();
     let working_state = r.working_state_text();
     let rebuilt = rebuild::rebuild(
@@ -248,6 +253,42 @@ fn build(
         precedence,
         measured,
     })
+}
+
+/// The summary's reserve is held before the summary is written: what the
+/// summary left unused goes back to the lines and evidence the budget
+/// dropped, by a second retention with the reserve cut to what it took.
+/// `None` when nothing was dropped or the reserve was used.
+fn give_back(
+    inputs: &Inputs<'_>,
+    t: &Transcript,
+    target: usize,
+    r: &retain::Retained,
+    summary: &str,
+    tokens: &dyn TokenCount,
+) -> Result<Option<retain::Retained>> {
+    let report = &r.allocation.report;
+    if report.summary_reserve == 0 || report.flexible_dropped == 0 {
+        return Ok(None);
+    }
+    let used = if summary.is_empty() {
+        0
+    } else {
+        tokens.count(&format!("{}\n{summary}", crate::markers::SUMMARY_HEADER))? + 2
+    };
+    if used >= report.summary_reserve {
+        return Ok(None);
+    }
+    let mut policy = inputs.policy.clone();
+    let share = (used as f64 + 0.5) / target.max(1) as f64;
+    policy.compaction.summary_share = share;
+    policy.compaction.coding_summary_share = share;
+    let again = Inputs {
+        policy: &policy,
+        ..*inputs
+    };
+    let retained = retain::retain(&again, t, target, tokens)?;
+    Ok((retained.summary_room >= used).then_some(retained))
 }
 
 /// Audit, report and seal one rebuild.

@@ -18,6 +18,8 @@ pub struct SummarizerInput {
     pub items: Vec<NarrativeItem>,
     /// Everything older than the tail, in full.
     pub full: Vec<NarrativeItem>,
+    /// The coding job's outline of where the work stands.
+    pub outline: Vec<String>,
 }
 
 /// Characters of unpinned evidence the governed input takes, newest first:
@@ -35,6 +37,8 @@ pub struct Narrower<'a> {
     /// A working-state digest carries what the tools did: the narrative's
     /// job is the coding one.
     pub coding: bool,
+    /// The digest's outline of where the work stands (the coding job).
+    pub outline: &'a [String],
 }
 
 /// The input for a strategy that pins evidence (`pins_on`: the governed
@@ -66,7 +70,17 @@ pub fn summarizer_input(
     } else {
         (SummaryJob::SummaryOnly, full.clone())
     };
-    SummarizerInput { job, items, full }
+    let outline = if job == SummaryJob::Coding {
+        narrower.outline.to_vec()
+    } else {
+        Vec::new()
+    };
+    SummarizerInput {
+        job,
+        items,
+        full,
+        outline,
+    }
 }
 
 /// The newest unpinned evidence within [`UNPINNED_CHARS`].
@@ -300,6 +314,7 @@ mod tests {
             excluded: [PartRef::new(0, 0)].into(),
             unpinned: &unpinned,
             coding: false,
+            outline: &[],
         };
         let input = summarizer_input(&head(), &[pin("toolu_01AbC")], true, &narrower);
         let texts: Vec<&str> = input.items.iter().map(|i| i.text.as_str()).collect();

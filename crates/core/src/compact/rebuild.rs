@@ -212,14 +212,16 @@ pub fn assemble(
 ) -> Transcript {
     let mut tail: Vec<Message> = input.messages[tail_start..].to_vec();
     for s in stubs {
-        if let Some(PartRec {
-            part: Part::ToolResult { content, .. },
-            ..
-        }) = tail
+        let part = tail
             .get_mut(s.part.message - tail_start)
             .and_then(|m| m.parts.get_mut(s.part.part))
-        {
-            *content = serde_json::Value::String(s.stub.clone());
+            .map(|p| &mut p.part);
+        match (part, &s.args) {
+            (Some(Part::ToolResult { content, .. }), None) => {
+                *content = serde_json::Value::String(s.stub.clone());
+            }
+            (Some(Part::ToolCall { args, .. }), Some(stubbed)) => *args = stubbed.clone(),
+            _ => {}
         }
     }
     let mut messages = Vec::with_capacity(tail.len() + 1);

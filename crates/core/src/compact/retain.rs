@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::evidence::stated::{self, Statement, StatementStatus};
 use crate::evidence::{group_header, Pin, PinKind};
 use crate::kernel::MissionKernel;
-use crate::markers::{FACTS_HEADER, MAY_PERSIST_HEADER, WORKING_STATE_HEADER};
+use crate::markers::{FACTS_HEADER, MAY_PERSIST_HEADER};
 use crate::tokens::TokenCount;
 use crate::transcript::{compact_json, Part, Transcript};
 use crate::working_state::WorkingState;
@@ -209,7 +209,7 @@ fn must_keep(
     selection: &Selection,
     plan: &PinPlan,
     statements: &[Statement],
-    has_digest: bool,
+    digest: &WorkingState,
     tokens: &dyn TokenCount,
 ) -> Result<(MustKeep, HashSet<String>)> {
     let kernel = mode.rendered_kernel();
@@ -237,8 +237,8 @@ fn must_keep(
     if !plan.pins.is_empty() {
         must.framing += tokens.count(FACTS_HEADER)? + 1;
     }
-    if has_digest {
-        must.framing += tokens.count(WORKING_STATE_HEADER)? + 1;
+    if !digest.is_empty() {
+        must.framing += tokens.count(&digest.header())? + 1;
     }
     let mut paid = HashSet::new();
     let mut groups: Vec<(String, usize)> = Vec::new();
@@ -386,14 +386,17 @@ fn attempt(
         mode.pins_on,
     );
     let statements = classify_statements(inputs, mode, t, selection.tail_start);
-    let working_state = if mode.pins_on && inputs.policy.retention.working_state {
-        WorkingState::of(selection.head(t), &inputs.policy.tools.kinds)
-    } else {
-        WorkingState::default()
-    };
-    let has_digest = !working_state.is_empty();
+    let working_state = digest_of(inputs, mode, selection.head(t));
     let coding = working_state.is_coding();
-    let (must, paid) = must_keep(mode, t, &selection, &plan, &statements, has_digest, tokens)?;
+    let (must, paid) = must_keep(
+        mode,
+        t,
+        &selection,
+        &plan,
+        &statements,
+        &working_state,
+        tokens,
+    )?;
     let items = flexible(&plan, relied, &statements, &working_state, tokens)?;
     let reserve = inputs.policy.compaction.summary_reserve(target, coding);
     let allocation = budget::allocate(target, &must, &items, &paid, reserve)?;
@@ -420,7 +423,7 @@ fn attempt(
         mode,
         selection.head(t),
         &plan,
-        has_digest,
+        !working_state.is_empty(),
         allocation.report.remaining,
         tokens,
     )?;
@@ -440,6 +443,20 @@ fn attempt(
         digest_kept,
         coding,
     })
+}
+
+/// The working-state digest of the head, where the strategy pins evidence
+/// and the policy keeps a digest.
+fn digest_of(
+    inputs: &Inputs<'_>,
+    mode: &Mode<'_>,
+    head: &[crate::transcript::Message],
+) -> WorkingState {
+    if mode.pins_on && inputs.policy.retention.working_state {
+        WorkingState::of(head, &inputs.policy.tools.kinds)
+    } else {
+        WorkingState::default()
+    }
 }
 
 /// The earlier calls to list, newest first, within the policy's count and

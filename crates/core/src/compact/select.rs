@@ -10,7 +10,8 @@ use crate::markers::is_compacted_head;
 use crate::tokens::TokenCount;
 use crate::transcript::{value_text, Message, Part, PartRef, Role, Transcript};
 
-/// A tail tool result replaced by a stub.
+/// A tail tool result replaced by a stub, or a write call whose long text
+/// arguments are.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stub {
     pub part: PartRef,
@@ -18,6 +19,63 @@ pub struct Stub {
     pub tool: String,
     pub original: String,
     pub stub: String,
+    /// A write call's arguments with their long texts stubbed (`None`: the
+    /// stub replaces a result's content).
+    pub args: Option<serde_json::Value>,
+}
+
+/// The arguments of a write call that carry file content.
+const WRITTEN_TEXT: &[&str] = &[
+    "content",
+    "new_string",
+    "old_string",
+    "file_text",
+    "new_source",
+];
+
+/// A write call's arguments with every file text longer than the threshold
+/// replaced by a stub: the file on disk holds what was written, so the
+/// tail need not. `None` when nothing is that long or it is no write.
+fn stubbed_write(
+    name: &str,
+    args: &serde_json::Value,
+    threshold: usize,
+) -> Option<serde_json::Value> {
+    let no_overrides = std::collections::BTreeMap::new();
+    if crate::working_state::kind_of(name, args, &no_overrides)
+        != crate::working_state::ToolKind::Write
+    {
+        return None;
+    }
+    let defines: Vec<String> = crate::working_state::files::changes(args)
+        .into_iter()
+        .flat_map(|c| c.symbols)
+        .collect();
+    let defines = if defines.is_empty() {
+        String::new()
+    } else {
+        format!("; it defines {}", defines.join(", "))
+    };
+    let mut out = args.clone();
+    let mut changed = false;
+    for key in WRITTEN_TEXT {
+        let Some(text) = out.get(*key).and_then(serde_json::Value::as_str) else {
+            continue;
+        };
+        let chars = text.chars().count();
+        if chars > threshold {
+            let defines = if *key == "old_string" {
+                ""
+            } else {
+                defines.as_str()
+            };
+            out[*key] = serde_json::Value::String(format!(
+                "[stub: {chars} chars of {key}{defines}; the file holds what was written, the original is in the compaction audit]"
+            ));
+            changed = true;
+        }
+    }
+    changed.then_some(out)
 }
 
 /// Where the conversation splits, and what the tail stubs.
@@ -181,6 +239,12 @@ fn span_tokens(
                 {
                     tokens.count(&stub_text(name, value_text(content).chars().count(), false))?
                 }
+                Part::ToolCall { name, args, .. } => {
+                    match stubbed_write(name, args, threshold_chars) {
+                        Some(stubbed) => tokens.count(&format!("{name} {stubbed}"))?,
+                        None => tokens.count(&p.part.visible_text())?,
+                    }
+                }
                 other => tokens.count(&other.visible_text())?,
             };
         }
@@ -214,6 +278,19 @@ pub fn stub_tail(
 ) -> Vec<Stub> {
     let mut stubs = Vec::new();
     for (at, p) in t.parts().filter(|(at, _)| at.message >= start) {
+        if let Part::ToolCall { id, name, args } = &p.part {
+            if let Some(stubbed) = stubbed_write(name, args, threshold_chars) {
+                stubs.push(Stub {
+                    part: at,
+                    call_id: id.clone(),
+                    tool: name.clone(),
+                    original: args.to_string(),
+                    stub: stubbed.to_string(),
+                    args: Some(stubbed),
+                });
+            }
+            continue;
+        }
         let Part::ToolResult {
             id, name, content, ..
         } = &p.part
@@ -233,6 +310,7 @@ pub fn stub_tail(
             tool: name.clone(),
             stub: stub_text(name, chars, pinned_calls.contains(id)),
             original,
+            args: None,
         });
     }
     stubs
@@ -314,6 +392,31 @@ mod tests {
             stub_threshold_chars: 10,
             stop_at_self_declared: true,
         }
+    }
+
+    #[test]
+    fn a_write_in_the_tail_keeps_its_path_and_names_what_it_defines() {
+        let mut t = transcript(&[("c1", "ok")]);
+        let content = "defmodule Grid do\n  def expand_for(x), do: x\nend\n";
+        t.messages[1].parts[0].part = Part::ToolCall {
+            id: "c1".into(),
+            name: "Write".into(),
+            args: json!({"file_path": "lib/grid.ex", "content": content}),
+        };
+        let s = select(&t, &rules(1, 1000), &HashSet::new(), &Words).unwrap();
+        let stub = s
+            .stubs
+            .iter()
+            .find(|s| s.args.is_some())
+            .expect("the write is stubbed");
+        let args = stub.args.as_ref().unwrap();
+        assert_eq!(args["file_path"], "lib/grid.ex");
+        let text = args["content"].as_str().unwrap();
+        assert!(text.contains("it defines Grid, expand_for"), "{text}");
+        assert_eq!(
+            stub.original,
+            json!({"file_path": "lib/grid.ex", "content": content}).to_string()
+        );
     }
 
     #[test]

@@ -57,7 +57,8 @@ pub fn write(
     let started = Instant::now();
     let word_cap = limits.word_cap;
     let header = tokens.count(SUMMARY_HEADER)? + 1;
-    let output = if input.items.is_empty() || limits.max_tokens <= header {
+    let nothing = input.items.is_empty() && input.outline.is_empty();
+    let output = if nothing || limits.max_tokens <= header {
         None
     } else {
         Some(summarizer.summarize(&SummaryRequest {
@@ -65,6 +66,7 @@ pub fn write(
             items: &input.items,
             word_cap,
             retained: limits.retained,
+            outline: &input.outline,
         })?)
     };
     let latency_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;

@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::Value;
 
-use super::{NarrativeKind, Summarizer, SummaryOutput, SummaryRequest};
+use super::{NarrativeKind, Summarizer, SummaryJob, SummaryOutput, SummaryRequest};
 use crate::error::Error;
 use crate::evidence::values::literals;
 
@@ -152,16 +152,90 @@ impl Summarizer for Extractive {
             }
         }
         let retained = Retained::of(request.retained);
+        let recent: Vec<String> = sentences
+            .iter()
+            .filter(|s| statement(s))
+            .map(|s| s.text.clone())
+            .collect();
         let candidates: Vec<String> = sentences
             .into_iter()
             .filter(|s| carries_something(s, &retained))
             .map(|s| s.text)
             .collect();
+        let text = if request.job == SummaryJob::Coding {
+            let narrative = with_outline(request.outline, &candidates, request.word_cap);
+            with_recent(narrative, &recent, request.word_cap)
+        } else {
+            pick(&candidates, request.word_cap)
+        };
         Ok(SummaryOutput {
-            text: pick(&candidates, request.word_cap),
+            text,
             metrics: None,
         })
     }
+}
+
+/// A coding narrative shorter than this many words gets the agent's
+/// latest statements too: they say what it was doing when the head ends.
+const CODING_FLOOR: usize = 100;
+
+/// An assistant sentence that states something, not narration.
+fn statement(s: &Sentence) -> bool {
+    s.by_assistant
+        && s.text.split_whitespace().count() >= MIN_NOTE_WORDS
+        && !boilerplate_re().is_match(s.text.trim_start())
+        && s.text.trim_end().ends_with(['.', '!'])
+}
+
+/// `narrative`, then, while it is under [`CODING_FLOOR`] words, the newest
+/// statements it does not hold yet, in the order they were said.
+fn with_recent(narrative: String, recent: &[String], cap: usize) -> String {
+    let mut used = narrative.split_whitespace().count();
+    let floor = CODING_FLOOR.min(cap);
+    let mut added: Vec<&String> = Vec::new();
+    for s in recent.iter().rev() {
+        if used >= floor {
+            break;
+        }
+        let words = s.split_whitespace().count();
+        if used + words > cap || narrative.contains(s.as_str()) || added.contains(&s) {
+            continue;
+        }
+        used += words;
+        added.push(s);
+    }
+    if added.is_empty() {
+        return narrative;
+    }
+    added.reverse();
+    let recent: Vec<&str> = added.iter().map(|s| s.as_str()).collect();
+    format!("{narrative} Most recently: {}", recent.join(" "))
+        .trim()
+        .to_string()
+}
+
+/// The coding narrative: the outline of where the work stands (whole
+/// sentences, in order, as many as fit), then the agent's decisions and
+/// findings in the words left.
+fn with_outline(outline: &[String], candidates: &[String], cap: usize) -> String {
+    let mut used = 0;
+    let mut parts: Vec<&str> = Vec::new();
+    for sentence in outline {
+        let words = sentence.split_whitespace().count();
+        if used + words > cap {
+            break;
+        }
+        used += words;
+        parts.push(sentence);
+    }
+    let decisions = pick(candidates, cap - used);
+    let decisions = super::cap_words(&decisions, cap - used).0;
+    parts.push(&decisions);
+    parts
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Whether a sentence says something the request does not: a value it does
@@ -297,7 +371,7 @@ fn pick(sentences: &[String], cap: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::summarize::{NarrativeItem, SummaryJob};
+    use crate::summarize::NarrativeItem;
 
     #[test]
     fn splits_without_breaking_amounts_or_abbreviations() {
@@ -327,6 +401,7 @@ mod tests {
             items: &items,
             word_cap: 40,
             retained: "- payment_id=TX-9002 record_type=authorization\n- customer_id=C-1042",
+            outline: &[],
         };
         let out = Extractive.summarize(&req).unwrap().text;
         assert_eq!(out, "TX-9002 was only an authorization and was never captured. Credit CR-778 of $19.60 is unapplied and the owner was not notified. The new port is 5413 and the region is eu-west-3.");
@@ -353,9 +428,47 @@ mod tests {
             items: &items,
             word_cap: 150,
             retained: "",
+            outline: &[],
         };
         let out = Extractive.summarize(&req).unwrap().text;
         assert_eq!(out, "The root cause was a stale cache key in the loader. I decided to keep the cache and key it by file size instead.");
+    }
+
+    #[test]
+    fn the_coding_narrative_is_the_outline_then_decisions_in_whole_sentences() {
+        let at = crate::transcript::PartRef::new;
+        let items = vec![NarrativeItem {
+            item: at(3, 0),
+            kind: NarrativeKind::AssistantText,
+            text: "The root cause was a stale cache key in the loader.".into(),
+        }];
+        let outline = vec![
+            "The user's latest request: \"fix the loader\".".to_string(),
+            "The agent changed 1 files, most recently src/loader.rs (edited 2×), and read 3 others.".to_string(),
+        ];
+        let req = SummaryRequest {
+            job: SummaryJob::Coding,
+            items: &items,
+            word_cap: 40,
+            retained: "",
+            outline: &outline,
+        };
+        let out = Extractive.summarize(&req).unwrap().text;
+        assert_eq!(
+            out,
+            format!(
+                "{} {} The root cause was a stale cache key in the loader.",
+                outline[0], outline[1]
+            )
+        );
+        let short = Extractive
+            .summarize(&SummaryRequest {
+                word_cap: 12,
+                ..req
+            })
+            .unwrap()
+            .text;
+        assert_eq!(short, outline[0], "only whole outline sentences that fit");
     }
 
     #[test]
@@ -371,6 +484,7 @@ mod tests {
             items: &items,
             word_cap: 150,
             retained: "",
+            outline: &[],
         };
         let a = Extractive.summarize(&req).unwrap().text;
         let b = Extractive.summarize(&req).unwrap().text;

@@ -57,6 +57,9 @@ pub struct SummaryRequest<'a> {
     /// Text the compacted request carries verbatim anyway (pins, carried
     /// statements, the kernel): a summary need not repeat its values.
     pub retained: &'a str,
+    /// The coding job's outline of where the work stands, read off the
+    /// working state (empty for the other jobs).
+    pub outline: &'a [String],
 }
 
 /// Measurements a model-backed summarizer reports for each compaction.

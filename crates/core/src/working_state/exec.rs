@@ -260,10 +260,91 @@ pub fn read_only(command: &str) -> bool {
         })
 }
 
+/// Programs that print a file's content.
+const VIEWERS: &[&str] = &["cat", "sed", "head", "tail", "nl", "bat", "less", "more"];
+
+/// The one file a read-only command prints (`sed -n '1,80p' src/a.rs`,
+/// `cat a.md | head`): the path its first stage names, when that stage runs
+/// a viewer on a single file with an extension.
+pub fn file_viewed(command: &str) -> Option<String> {
+    let stage = command
+        .split(['|', ';', '\n'])
+        .flat_map(|s| s.split("&&"))
+        .map(str::trim)
+        .find(|s| !s.is_empty() && !s.starts_with("cd "))?;
+    let words = shell_words(stage);
+    let (program, args) = words.split_first()?;
+    if !VIEWERS.contains(&program.rsplit('/').next().unwrap_or(program)) {
+        return None;
+    }
+    let files: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|w| !w.starts_with('-') && !w.contains(['*', '?', '{', '$', ',']))
+        .filter(|w| {
+            let name = w.rsplit('/').next().unwrap_or(w);
+            name.contains('.') && (!name.starts_with('.') || w.contains('/'))
+        })
+        .collect();
+    match files.as_slice() {
+        [one] => Some(one.to_string()),
+        _ => None,
+    }
+}
+
+/// A command stage's words as a shell splits them: quotes group, and are
+/// dropped.
+fn shell_words(stage: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    let mut any = false;
+    for c in stage.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                any = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if any || !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            (None, c) => word.push(c),
+        }
+    }
+    if any || !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_file_a_viewer_prints_is_named() {
+        assert_eq!(
+            file_viewed("cat 'LM Studio notes.md'").as_deref(),
+            Some("LM Studio notes.md")
+        );
+        assert_eq!(
+            file_viewed("sed -n '1,220p' components/chat/index.ts").as_deref(),
+            Some("components/chat/index.ts")
+        );
+        assert_eq!(
+            file_viewed("cat 'Notes.md' | head -5").as_deref(),
+            Some("Notes.md")
+        );
+        assert_eq!(file_viewed("rg -n foo src/a.rs"), None);
+        assert_eq!(file_viewed("cat a.rs b.rs"), None);
+        assert_eq!(file_viewed("head -20 *.log"), None);
+    }
 
     #[test]
     fn codex_shell_output_gives_its_exit_code() {

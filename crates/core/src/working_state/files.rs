@@ -12,9 +12,11 @@ use super::exec::bounded;
 /// The most characters of each side of a change excerpt.
 const EXCERPT_CHARS: usize = 90;
 /// The most symbols named per change.
-const SYMBOLS: usize = 12;
+pub const SYMBOLS: usize = 12;
 /// The most constant settings named per change.
-const SETTINGS: usize = 6;
+pub const SETTINGS: usize = 6;
+/// The most symbols named for a file that was only read.
+const READ_SYMBOLS: usize = 8;
 
 /// What one write call did to one file.
 #[derive(Debug, Clone, PartialEq)]
@@ -219,33 +221,94 @@ fn setting_re() -> &'static Regex {
 }
 
 /// Constants the texts set to a literal, as written (`limit = 500`), at most
-/// [`SETTINGS`].
+/// [`SETTINGS`]: declared constants and top-level names first, a local
+/// variable (`count := 0`, an indented `x = 1`) only where room is left.
 fn settings(texts: &[&str]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+    let mut found: Vec<(bool, String)> = Vec::new();
     for text in texts {
         for c in setting_re().captures_iter(text) {
             let whole = c.get(0).map_or("", |m| m.as_str());
-            if whole.contains("@impl") || whole.contains("@doc") {
+            let whole = whole.trim_start_matches(['\n', '\r']);
+            if whole.contains("@impl") || whole.contains("@doc") || whole.contains(":=") {
                 continue;
             }
             let set = bounded(whole.trim().trim_end_matches([';', ',']).trim_end());
-            if out.len() < SETTINGS && !out.contains(&set) {
-                out.push(set);
+            let declared = !whole.starts_with([' ', '\t'])
+                || ["const ", "static ", "final ", "@"]
+                    .iter()
+                    .any(|d| set.starts_with(d) || set.starts_with(&format!("pub {d}")));
+            if !found.iter().any(|(_, s)| *s == set) {
+                found.push((declared, set));
             }
         }
     }
-    out
+    // Stable: first seen first within each group.
+    found.sort_by_key(|(declared, _)| !declared);
+    found.into_iter().take(SETTINGS).map(|(_, s)| s).collect()
+}
+
+/// The names a file's text defines, for a file that was read: its
+/// content as a read tool returns it, line numbers stripped.
+pub fn symbols_read(content: &str) -> Vec<String> {
+    let text: String = content
+        .lines()
+        .map(strip_line_number)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut names = symbols(&[&text]);
+    names.truncate(READ_SYMBOLS);
+    names
+}
+
+/// A read tool's line prefix (`   12→`, `12\t`, `12:`), if any.
+fn strip_line_number(line: &str) -> &str {
+    let trimmed = line.trim_start();
+    let digits = trimmed.len()
+        - trimmed
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
+    if digits == 0 {
+        return line;
+    }
+    let rest = &trimmed[digits..];
+    ["→", "\t", ":", "|"]
+        .iter()
+        .find_map(|sep| rest.strip_prefix(sep))
+        .unwrap_or(line)
+}
+
+/// A binding that defines something: an exported one, or a function
+/// bound to a name (`const load = async (`, `let f = function`).
+fn binding_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(concat!(
+            r"(?m)^\s*(?:export\s+(?:const|let|var)\s+([A-Za-z_$][A-Za-z0-9_$]*)",
+            r"|(?:const|let|var)\s+([A-Za-z_$][A-Za-z0-9_$]*)\s*(?::[^=\n]+)?=\s*(?:async\s*)?(?:\([^)\n]*\)\s*(?::[^=\n]+)?=>|function\b|[A-Za-z_$][A-Za-z0-9_$]*\s*=>))"
+        ))
+        .expect("static regex")
+    })
 }
 
 /// Names the texts define, first seen first, at most [`SYMBOLS`].
 fn symbols(texts: &[&str]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+    let mut found: Vec<(usize, String)> = Vec::new();
     for text in texts {
-        for c in definition_re().captures_iter(text) {
-            let name = bounded(c[1].trim_end_matches([':', '.']));
-            if out.len() < SYMBOLS && !out.contains(&name) {
-                out.push(name);
-            }
+        let definitions = definition_re().captures_iter(text).filter_map(|c| c.get(1));
+        let bindings = binding_re()
+            .captures_iter(text)
+            .filter_map(|c| c.get(1).or_else(|| c.get(2)));
+        let mut here: Vec<(usize, String)> = definitions
+            .chain(bindings)
+            .map(|m| (m.start(), bounded(m.as_str().trim_end_matches([':', '.']))))
+            .collect();
+        here.sort();
+        found.extend(here);
+    }
+    let mut out: Vec<String> = Vec::new();
+    for (_, name) in found {
+        if out.len() < SYMBOLS && !out.contains(&name) {
+            out.push(name);
         }
     }
     out
@@ -303,6 +366,14 @@ mod tests {
             &json!({"file_path": "a.ex", "old_string": "@visible 5", "new_string": "@visible 10\n  @impl true\n  <div class=\"row\">\n  name=\"comment\""}),
         );
         assert_eq!(ex[0].settings, vec!["@visible 10"]);
+    }
+
+    #[test]
+    fn exported_bindings_and_arrow_functions_are_symbols() {
+        let names = symbols_read(
+            "  10\texport const fetchChat = async (\n  11\t  payload: Payload,\n  12\t) => {}\n  13\tconst build = (a: A): B => a\n  14\tconst limit = 5\n  15\texport const MODEL_MAP: Record<string, string> = {}\n",
+        );
+        assert_eq!(names, vec!["fetchChat", "build", "MODEL_MAP"]);
     }
 
     #[test]

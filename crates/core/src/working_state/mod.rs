@@ -12,6 +12,7 @@
 pub mod exec;
 pub mod files;
 pub mod kinds;
+mod names;
 mod state;
 
 use std::collections::BTreeMap;
@@ -30,16 +31,18 @@ pub enum Section {
     Errors,
     Files,
     Commands,
+    Identifiers,
 }
 
 impl Section {
-    pub const ALL: [Section; 6] = [
+    pub const ALL: [Section; 7] = [
         Section::Plan,
         Section::Answers,
         Section::Pointed,
         Section::Errors,
         Section::Files,
         Section::Commands,
+        Section::Identifiers,
     ];
 
     /// The section's header line.
@@ -53,6 +56,9 @@ impl Section {
             Section::Errors => "Errors and what fixed them:",
             Section::Files => "Files (content not kept; read them again if needed):",
             Section::Commands => "Commands (latest run of each):",
+            Section::Identifiers => {
+                "Names from tool results that the conversation used again (source first):"
+            }
         }
     }
 
@@ -80,6 +86,11 @@ pub struct Entry {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct WorkingState {
     pub entries: Vec<Entry>,
+    /// Where the work stands, in whole sentences (see `state::outline`).
+    pub outline: Vec<String>,
+    /// The directory every absolute path named in files and errors is
+    /// under: written once in the header, not on every line.
+    pub root: Option<String>,
 }
 
 impl WorkingState {
@@ -88,7 +99,7 @@ impl WorkingState {
     /// earlier compaction wrote is carried forward; a fresher line about
     /// the same path or command replaces its carried one.
     pub fn of(head: &[Message], overrides: &BTreeMap<String, ToolKind>) -> Self {
-        let fresh = state::digest(head, overrides);
+        let (fresh, outline) = state::digest(head, overrides);
         let mut entries: Vec<Entry> = carried(head)
             .into_iter()
             .filter(|c| {
@@ -99,7 +110,33 @@ impl WorkingState {
             .collect();
         entries.extend(fresh);
         entries.sort_by_key(|e| e.section);
-        WorkingState { entries }
+        let root = common_root(&entries);
+        if let Some(root) = &root {
+            let prefix = format!("{root}/");
+            for e in entries
+                .iter_mut()
+                .filter(|e| matches!(e.section, Section::Files | Section::Errors))
+            {
+                e.line = e.line.replace(&prefix, "");
+            }
+        }
+        WorkingState {
+            entries,
+            outline,
+            root,
+        }
+    }
+
+    /// The digest's first line: the header, with the root its relative
+    /// paths are under.
+    pub fn header(&self) -> String {
+        match &self.root {
+            Some(root) => format!(
+                "{}; relative paths are under {root}/):",
+                WORKING_STATE_HEADER.trim_end_matches("):")
+            ),
+            None => WORKING_STATE_HEADER.to_string(),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -118,7 +155,7 @@ impl WorkingState {
         let mut section = None;
         for (_, e) in self.entries.iter().enumerate().filter(|(i, _)| keep(*i)) {
             if out.is_empty() {
-                out.push(WORKING_STATE_HEADER.to_string());
+                out.push(self.header());
             }
             if section != Some(e.section) {
                 out.push(e.section.header().to_string());
@@ -162,13 +199,73 @@ fn carried(head: &[Message]) -> Vec<Entry> {
     out
 }
 
+/// The directory the session works in, where the file paths show it: the
+/// deepest directory of the absolute paths' common one that a command
+/// enters (`cd DIR`) or names a path relative to (`./cmd/x`, ` test/x`:
+/// a directory the file paths have under it).
+/// Paths written relative to it read as the agent's own commands write
+/// them. `None` when no command shows it: a guess would cut a path short.
+fn common_root(entries: &[Entry]) -> Option<String> {
+    let paths: Vec<&str> = entries
+        .iter()
+        .filter(|e| e.section == Section::Files && e.key.starts_with('/'))
+        .map(|e| e.key.as_str())
+        .collect();
+    let (first, rest) = paths.split_first()?;
+    let dirs = |p: &str| -> Vec<String> {
+        let parts: Vec<&str> = p.split('/').collect();
+        parts[..parts.len() - 1]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let mut root = dirs(first);
+    for p in rest {
+        let d = dirs(p);
+        let same = root.iter().zip(&d).take_while(|(a, b)| a == b).count();
+        root.truncate(same);
+    }
+    let commands: Vec<&str> = entries
+        .iter()
+        .filter(|e| e.section == Section::Commands)
+        .map(|e| e.key.as_str())
+        .collect();
+    // `["", "home", "user"]` is `/home/user`: two levels at least.
+    (3..=root.len()).rev().find_map(|len| {
+        let dir = root[..len].join("/");
+        let entered = commands.iter().any(|c| c.contains(&format!("cd {dir}")));
+        let children: Vec<&str> = paths
+            .iter()
+            .filter_map(|p| p.strip_prefix(&format!("{dir}/")))
+            .filter_map(|rel| rel.split_once('/').map(|(child, _)| child))
+            .collect();
+        let named = commands.iter().any(|c| {
+            children.iter().any(|child| {
+                [" ", "./", "'", "\""]
+                    .iter()
+                    .any(|before| c.contains(&format!("{before}{child}/")))
+            })
+        });
+        (entered || named).then_some(dir)
+    })
+}
+
+/// The root a digest header names, if any.
+fn root_of_header(line: &str) -> Option<&str> {
+    line.split("; relative paths are under ")
+        .nth(1)
+        .and_then(|r| r.strip_suffix("/):"))
+}
+
 fn carried_lines(text: &str, at: PartRef) -> Vec<Entry> {
     let mut out = Vec::new();
     let mut inside = false;
     let mut section = None;
+    let mut root = None;
     for line in text.lines() {
         if line.starts_with(WORKING_STATE_PREFIX) {
             inside = true;
+            root = root_of_header(line).map(|r| format!("{r}/"));
             continue;
         }
         if !inside {
@@ -176,11 +273,17 @@ fn carried_lines(text: &str, at: PartRef) -> Vec<Entry> {
         }
         if let Some(s) = Section::of_header(line) {
             section = Some(s);
-        } else if let (Some(s), Some(_)) = (section, line.strip_prefix("- ")) {
+        } else if let (Some(s), Some(body)) = (section, line.strip_prefix("- ")) {
+            // A file line written under a root names its path relative to
+            // it: read back whole, so a fresh line about it replaces it.
+            let line = match (&root, s) {
+                (Some(r), Section::Files) if !body.starts_with('/') => format!("- {r}{body}"),
+                _ => line.to_string(),
+            };
             out.push(Entry {
                 section: s,
-                key: state::key_of_line(s, line),
-                line: line.to_string(),
+                key: state::key_of_line(s, &line),
+                line,
                 at,
                 rank: state::rank_of_carried(s),
             });
@@ -217,6 +320,8 @@ mod tests {
                     rank: 1,
                 },
             ],
+            outline: Vec::new(),
+            root: None,
         };
         let block = format!(
             "{}]\nEarlier conversation was compacted.\n{}\nFACTS RETURNED BY TOOLS:",

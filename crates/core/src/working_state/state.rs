@@ -36,7 +36,29 @@ struct FileState {
     deleted: bool,
     reads: usize,
     last: Option<FileChange>,
+    /// What every change defined and set, newest first: an early edit's
+    /// function is as much the session's work as the last one's.
+    symbols: Vec<String>,
+    settings: Vec<String>,
     at: PartRef,
+}
+
+impl FileState {
+    fn record(&mut self, c: &FileChange) {
+        merge_newest(&mut self.symbols, &c.symbols, files::SYMBOLS);
+        merge_newest(&mut self.settings, &c.settings, files::SETTINGS);
+    }
+}
+
+/// `newer` ahead of `into`, without repeats, at most `cap`.
+fn merge_newest(into: &mut Vec<String>, newer: &[String], cap: usize) {
+    if newer.is_empty() {
+        return;
+    }
+    let mut merged: Vec<String> = newer.to_vec();
+    merged.extend(into.drain(..).filter(|s| !newer.contains(s)));
+    merged.truncate(cap);
+    *into = merged;
 }
 
 struct Command {
@@ -72,10 +94,14 @@ struct Digest {
     plan: Option<(Vec<String>, PartRef)>,
     tasks: Vec<(String, String)>,
     answers: Vec<(String, PartRef)>,
+    names: super::names::Names,
 }
 
-/// The fresh entries of a head, in section order.
-pub fn digest(head: &[Message], overrides: &BTreeMap<String, ToolKind>) -> Vec<Entry> {
+/// The fresh entries of a head, in section order, and its outline.
+pub fn digest(
+    head: &[Message],
+    overrides: &BTreeMap<String, ToolKind>,
+) -> (Vec<Entry>, Vec<String>) {
     let calls: HashMap<&str, (&str, &Value)> = head
         .iter()
         .flat_map(|m| m.tool_calls())
@@ -84,6 +110,7 @@ pub fn digest(head: &[Message], overrides: &BTreeMap<String, ToolKind>) -> Vec<E
     let mut d = Digest::default();
     for (mi, m) in head.iter().enumerate() {
         for (pi, p) in m.parts.iter().enumerate() {
+            d.read_names(m.role, &p.part, mi);
             if let (Role::User, Part::Text(text)) = (m.role, &p.part) {
                 if !crate::markers::is_compacted_head(text) {
                     d.user_texts.push(text.clone());
@@ -112,11 +139,195 @@ pub fn digest(head: &[Message], overrides: &BTreeMap<String, ToolKind>) -> Vec<E
             });
         }
     }
-    d.entries()
+    let outline = d.outline();
+    (d.entries(), outline)
 }
 
+/// What Claude Code returns when the user rejects a tool call; the words
+/// the user gave with it follow [`USER_SAID`].
+const REJECTED: &str = "The user doesn't want to proceed with this tool use.";
+const USER_SAID: &str = "the user said:";
+
+/// The user's words given with a rejected tool call: `Some("")` when it
+/// was rejected without any.
+fn rejection(text: &str) -> Option<&str> {
+    if !text.contains(REJECTED) {
+        return None;
+    }
+    Some(match text.find(USER_SAID) {
+        Some(i) => text[i + USER_SAID.len()..].trim(),
+        None => "",
+    })
+}
+
+/// The most words of the user's latest request quoted in the outline.
+const REQUEST_WORDS: usize = 40;
+/// The most files the outline names.
+const OUTLINE_NAMES: usize = 5;
+
 impl Digest {
+    /// Where the work stands, in whole sentences: the user's latest
+    /// request, what was changed and run, what failed and what is open,
+    /// and the plan's current and next step. The narrative's spine when
+    /// nobody wrote one (the extractive job); a model's cue when one does.
+    fn outline(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let request = self
+            .user_texts
+            .iter()
+            .rev()
+            .map(|t| t.trim())
+            .find(|t| !t.is_empty() && !t.starts_with('<'));
+        if let Some(text) = request {
+            let words: Vec<&str> = text.split_whitespace().collect();
+            let quoted = words[..words.len().min(REQUEST_WORDS)].join(" ");
+            let more = if words.len() > REQUEST_WORDS {
+                " …"
+            } else {
+                ""
+            };
+            out.push(format!("The user's latest request: \"{quoted}{more}\"."));
+        }
+        out.extend(self.files_sentence());
+        out.extend(self.commands_sentence());
+        out.extend(self.failures_sentences());
+        out.extend(self.plan_sentences());
+        out
+    }
+
+    fn files_sentence(&self) -> Option<String> {
+        let changed: Vec<&FileState> = self
+            .files
+            .iter()
+            .rev()
+            .filter(|f| f.last.is_some())
+            .collect();
+        let read = self.files.len() - changed.len();
+        if changed.is_empty() {
+            return (read > 0).then(|| {
+                format!(
+                    "The agent has read {} and changed none yet.",
+                    count(read, "file")
+                )
+            });
+        }
+        let names: Vec<String> = changed
+            .iter()
+            .take(OUTLINE_NAMES)
+            .map(|f| format!("{} ({})", short_path(&f.path), change_words(f)))
+            .collect();
+        let also = match read {
+            0 => String::new(),
+            n => format!(
+                ", and read {n} other {}",
+                if n == 1 { "file" } else { "files" }
+            ),
+        };
+        Some(format!(
+            "The agent changed {}, most recently {}{also}.",
+            count(changed.len(), "file"),
+            names.join(", ")
+        ))
+    }
+
+    fn commands_sentence(&self) -> Option<String> {
+        let beyond = self.commands.iter().filter(|c| !c.read_only).count();
+        let last = self.commands.iter().max_by_key(|c| c.at)?;
+        let ran = if beyond == 0 {
+            format!(
+                "It ran {}, all read-only.",
+                count(self.commands.len(), "command")
+            )
+        } else {
+            format!(
+                "It ran {}, {beyond} of them beyond reading.",
+                count(self.commands.len(), "command")
+            )
+        };
+        Some(format!(
+            "{ran} The latest was `{}`, which ended {} [m{}].",
+            exec::bounded(&last.line),
+            last.status.describe(),
+            last.at.message
+        ))
+    }
+
+    fn failures_sentences(&self) -> Vec<String> {
+        let fixed = self.failures.iter().filter(|f| f.fixed.is_some()).count();
+        let open: Vec<&Failure> = self.failures.iter().filter(|f| f.fixed.is_none()).collect();
+        let mut out = Vec::new();
+        if fixed > 0 {
+            let were = if fixed == 1 { "was" } else { "were" };
+            out.push(format!(
+                "{} {were} fixed along the way.",
+                count(fixed, "error")
+            ));
+        }
+        if let Some(latest) = open.last() {
+            out.push(format!(
+                "Still open: {}; the latest is {} [m{}].",
+                count(open.len(), "error"),
+                exec::bounded(latest.what.trim_end_matches('.')),
+                latest.at.message
+            ));
+        }
+        out
+    }
+
+    fn plan_sentences(&self) -> Vec<String> {
+        let Some((lines, at)) = &self.plan else {
+            return Vec::new();
+        };
+        let step = |status: &str| {
+            lines
+                .iter()
+                .find_map(|l| l.strip_prefix(&format!("- [{status}] ")))
+                .map(str::to_string)
+        };
+        let done = lines
+            .iter()
+            .filter(|l| l.starts_with("- [completed]"))
+            .count();
+        let mut out = vec![format!(
+            "The plan [m{}] has {} steps, {done} done.",
+            at.message,
+            lines.len()
+        )];
+        if let Some(now) = step("in_progress") {
+            out.push(format!("In progress: {}.", now.trim_end_matches('.')));
+        }
+        if let Some(next) = step("pending") {
+            out.push(format!("Next step: {}.", next.trim_end_matches('.')));
+        }
+        out
+    }
+
+    /// Names carried by tool calls and results, and those the user and
+    /// the assistant used again.
+    fn read_names(&mut self, role: Role, part: &Part, message: usize) {
+        match (role, part) {
+            (_, Part::ToolCall { args, .. }) => self.names.evidence(&strings_of(args), message),
+            (_, Part::ToolResult { content, .. }) => {
+                self.names.evidence(&strings_of(content), message)
+            }
+            (_, Part::Text(text)) if !crate::markers::is_compacted_head(text) => {
+                self.names.conversation(text, message)
+            }
+            (Role::Assistant, Part::Reasoning { text, .. }) => {
+                self.names.conversation(text, message)
+            }
+            _ => {}
+        }
+    }
+
     fn add(&mut self, e: &Event<'_>) {
+        if e.is_error {
+            let text = value_text(e.content);
+            if let Some(said) = rejection(&text) {
+                self.rejected(e, said);
+                return;
+            }
+        }
         match e.kind {
             ToolKind::Exec => self.exec(e),
             ToolKind::Write => self.write(e),
@@ -147,6 +358,9 @@ impl Digest {
                 .any(|w| self.user_names_file(w));
         if !poll && !outcome.status.failed() && (self.user_names(&line) || names_a_file) {
             self.point(format!("`{line}`"), &outcome.output, e.at);
+        }
+        if !poll && !outcome.status.failed() {
+            self.viewed(&line, &outcome.output, e.at);
         }
         let salient = exec::salient_lines(&outcome.output, outcome.status);
         if outcome.status == Status::Ok {
@@ -224,6 +438,7 @@ impl Digest {
                 Action::Deleted => file.deleted = true,
             }
             file.at = e.at;
+            file.record(&c);
             file.last = Some(c);
         }
     }
@@ -241,7 +456,31 @@ impl Digest {
             file.reads += 1;
             if file.last.is_none() {
                 file.at = e.at;
+                // Only a file the agent did not change: its own changes
+                // name what it defined.
+                merge_newest(
+                    &mut file.symbols,
+                    &files::symbols_read(&value_text(e.content)),
+                    files::SYMBOLS,
+                );
             }
+        }
+    }
+
+    /// A command that printed a file is a read of it.
+    fn viewed(&mut self, line: &str, output: &str, at: PartRef) {
+        let Some(path) = exec::file_viewed(line) else {
+            return;
+        };
+        let file = self.file(&path);
+        file.reads += 1;
+        if file.last.is_none() {
+            file.at = at;
+            merge_newest(
+                &mut file.symbols,
+                &files::symbols_read(output),
+                files::SYMBOLS,
+            );
         }
     }
 
@@ -315,6 +554,28 @@ impl Digest {
         }
     }
 
+    /// A call the user rejected: the user's words are an answer, kept
+    /// whole; a rejection is not an error to fix.
+    fn rejected(&mut self, e: &Event<'_>, said: &str) {
+        let target = files::path_of(e.args)
+            .or_else(|| exec::command_line(e.args).map(|l| format!("`{l}`")))
+            .map(|t| format!(" {}", exec::bounded(&t)))
+            .unwrap_or_default();
+        let words = if said.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " and said: {}",
+                said.split_whitespace().collect::<Vec<_>>().join(" ")
+            )
+        };
+        let line = format!(
+            "- the user rejected {}{target}{words} [m{}]",
+            e.name, e.at.message
+        );
+        self.answers.push((line, e.at));
+    }
+
     fn ask(&mut self, e: &Event<'_>) {
         let questions = question_text(e.args);
         let answer = value_text(e.content);
@@ -355,6 +616,22 @@ impl Digest {
         }
         out.extend(self.files.iter().map(file_entry));
         out.extend(self.commands.iter().map(command_entry));
+        // Names are a coding session's: elsewhere the pins carry values.
+        let coding = out.iter().any(|e| {
+            matches!(
+                e.section,
+                Section::Files | Section::Commands | Section::Plan
+            )
+        });
+        if !coding {
+            return out;
+        }
+        let elsewhere = out
+            .iter()
+            .map(|e| e.line.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        out.extend(self.names.entries(&elsewhere));
         out
     }
 }
@@ -400,13 +677,13 @@ fn file_entry(f: &FileState) -> Entry {
         what.push(times("read", f.reads));
     }
     let mut line = format!("- {}: {}", f.path, what.join(", "));
+    if !f.symbols.is_empty() {
+        line.push_str(&format!("; defines {}", f.symbols.join(", ")));
+    }
+    if !f.settings.is_empty() {
+        line.push_str(&format!("; sets {}", f.settings.join(", ")));
+    }
     if let Some(c) = &f.last {
-        if !c.symbols.is_empty() {
-            line.push_str(&format!("; defines {}", c.symbols.join(", ")));
-        }
-        if !c.settings.is_empty() {
-            line.push_str(&format!("; sets {}", c.settings.join(", ")));
-        }
         if let Some((old, new)) = &c.excerpt {
             line.push_str(&format!("; last change `{old}` → `{new}`"));
         }
@@ -414,6 +691,34 @@ fn file_entry(f: &FileState) -> Entry {
     line.push_str(&format!(" [m{}]", f.at.message));
     let rank = if f.last.is_some() { 1 } else { 2 };
     entry(Section::Files, f.path.clone(), line, f.at, rank)
+}
+
+/// `n` things, in the plural when it is not one.
+fn count(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
+/// A path's last two components: enough to tell files apart in prose.
+fn short_path(path: &str) -> &str {
+    let mut cuts = path.rmatch_indices('/').map(|(i, _)| i);
+    match (cuts.next(), cuts.next()) {
+        (Some(_), Some(i)) => &path[i + 1..],
+        _ => path,
+    }
+}
+
+fn change_words(f: &FileState) -> String {
+    if f.deleted {
+        "deleted".into()
+    } else if f.written > 0 && f.edits == 0 {
+        "written".into()
+    } else {
+        times("edited", f.edits.max(1))
+    }
 }
 
 fn times(what: &str, n: usize) -> String {
@@ -467,6 +772,7 @@ pub fn rank_of_carried(section: Section) -> u8 {
     match section {
         Section::Plan | Section::Answers | Section::Pointed | Section::Errors => 0,
         Section::Files | Section::Commands => 1,
+        Section::Identifiers => 2,
     }
 }
 
@@ -544,6 +850,22 @@ fn question_text(args: &Value) -> String {
         .unwrap_or_default()
 }
 
+/// Every string in a value, one per line (JSON escapes would glue a
+/// newline's `n` to the name after it).
+fn strings_of(v: &Value) -> String {
+    fn walk(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
+            Value::Object(map) => map.values().for_each(|i| walk(i, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(v, &mut out);
+    out.join("\n")
+}
+
 /// A user's or plan's words on one line, bounded generously.
 fn verbatim(s: &str) -> String {
     let one_line = s.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -583,6 +905,7 @@ mod tests {
 
     fn lines(head: &[Message]) -> Vec<String> {
         digest(head, &BTreeMap::new())
+            .0
             .into_iter()
             .map(|e| e.line)
             .collect()
@@ -733,14 +1056,98 @@ mod tests {
     }
 
     #[test]
-    fn reads_list_the_path_not_the_content() {
+    fn reads_list_the_path_and_symbols_not_the_content() {
         let head = turn(
             "1",
             "Read",
             json!({"file_path": "src/main.rs"}),
-            json!("     1\tfn main() {}\n"),
+            json!("     1\tfn main() {\n     2\t    println!(\"hello\");\n     3\t}\n"),
             false,
         );
-        assert_eq!(lines(&head), vec!["- src/main.rs: read [m1]"]);
+        assert_eq!(lines(&head), vec!["- src/main.rs: read; defines main [m1]"]);
+    }
+
+    #[test]
+    fn a_rejected_call_keeps_the_users_words_and_is_no_error() {
+        let head = turn(
+            "1",
+            "Edit",
+            json!({"file_path": "src/a.rs", "old_string": "a", "new_string": "b"}),
+            json!("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nkeep the old name,\n  only fix the test"),
+            true,
+        );
+        assert_eq!(
+            lines(&head),
+            vec!["- the user rejected Edit src/a.rs and said: keep the old name, only fix the test [m1]"]
+        );
+    }
+
+    #[test]
+    fn every_change_names_what_it_defined_and_a_read_names_the_files_symbols() {
+        let mut head = turn(
+            "1",
+            "Edit",
+            json!({"file_path": "x.go", "old_string": "", "new_string": "const scanLimit = 500\nfunc firstThing() {\n\tcount := 0\n}"}),
+            json!("ok"),
+            false,
+        );
+        head.extend(turn(
+            "2",
+            "Edit",
+            json!({"file_path": "x.go", "old_string": "a", "new_string": "func secondThing() {}"}),
+            json!("ok"),
+            false,
+        ));
+        head.extend(turn(
+            "3",
+            "exec_command",
+            json!({"cmd": "sed -n '1,80p' lib/util.ts"}),
+            json!("export function helperOne() {}\nconst x = 1\n"),
+            false,
+        ));
+        let got = lines(&head);
+        assert!(
+            got[0].starts_with(
+                "- x.go: edited 2×; defines secondThing, firstThing; sets const scanLimit = 500;"
+            ),
+            "{got:?}"
+        );
+        assert!(
+            got.iter()
+                .any(|l| l.starts_with("- lib/util.ts: read; defines helperOne")),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn the_outline_says_where_the_work_stands_in_whole_sentences() {
+        let mut head = vec![Message::new(
+            Role::User,
+            vec![Part::Text("Make the loader retry twice.".into())],
+        )];
+        head.extend(turn(
+            "1",
+            "Edit",
+            json!({"file_path": "src/io/loader.rs", "old_string": "a", "new_string": "b"}),
+            json!("ok"),
+            false,
+        ));
+        head.extend(turn(
+            "2",
+            "Bash",
+            json!({"command": "cargo test"}),
+            json!("Exit code 101\ntest loader::retries ... FAILED"),
+            true,
+        ));
+        let (_, outline) = digest(&head, &BTreeMap::new());
+        assert_eq!(
+            outline,
+            vec![
+                "The user's latest request: \"Make the loader retry twice.\".",
+                "The agent changed 1 file, most recently io/loader.rs (edited).",
+                "It ran 1 command, 1 of them beyond reading. The latest was `cargo test`, which ended exit 101 [m4].",
+                "Still open: 1 error; the latest is `cargo test` → exit 101: test loader::retries ... FAILED [m4].",
+            ]
+        );
     }
 }

@@ -1,0 +1,142 @@
+//! Names that tools returned and the conversation used again: the
+//! identifiers (functions, constants, members, short hashes) a later turn is
+//! likely to need, found by their shape, not by any project's vocabulary.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::{Entry, Section};
+use crate::transcript::PartRef;
+
+/// The most names listed, and per line.
+const NAMES: usize = 60;
+const PER_LINE: usize = 10;
+
+fn name_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(concat!(
+            // camelCase, PascalCase with an inner capital, snake_case,
+            // SCREAMING_CASE, a member (`pkg.Name`), a short hex hash.
+            r"\b(?:[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*",
+            r"|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*",
+            r"|[a-z][a-z0-9]*(?:_[a-z0-9]+)+",
+            r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+",
+            r"|[a-z][a-z0-9]*\.[A-Z][A-Za-z0-9]+",
+            r"|[0-9a-f]{7,12})\b"
+        ))
+        .expect("static regex")
+    })
+}
+
+/// A match that is a name: long enough, and a hash only when it mixes
+/// digits and letters.
+fn is_name(s: &str) -> bool {
+    if s.len() < 6 {
+        return false;
+    }
+    let hex = s.chars().all(|c| c.is_ascii_hexdigit());
+    !hex || (s.chars().any(|c| c.is_ascii_digit()) && s.chars().any(|c| c.is_ascii_alphabetic()))
+}
+
+#[derive(Default)]
+pub struct Names {
+    /// Name → the message whose tool call or result first carried it.
+    source: HashMap<String, usize>,
+    /// Name → (source message, last message that used it).
+    used: HashMap<String, (usize, usize)>,
+}
+
+impl Names {
+    /// Names in a tool call's arguments or a tool's result.
+    pub fn evidence(&mut self, text: &str, message: usize) {
+        for m in name_re().find_iter(text) {
+            if is_name(m.as_str()) {
+                self.source.entry(m.as_str().to_string()).or_insert(message);
+            }
+        }
+    }
+
+    /// Names in what the user or the assistant wrote.
+    pub fn conversation(&mut self, text: &str, message: usize) {
+        for m in name_re().find_iter(text) {
+            if let Some(&source) = self.source.get(m.as_str()) {
+                if source < message {
+                    self.used.insert(m.as_str().to_string(), (source, message));
+                }
+            }
+        }
+    }
+
+    /// One line per source message, names the `elsewhere` text does not
+    /// already hold, most recently used first; each line dated by its
+    /// latest use, so the newest survive a short budget.
+    pub fn entries(&self, elsewhere: &str) -> Vec<Entry> {
+        let mut names: Vec<(&String, &(usize, usize))> = self
+            .used
+            .iter()
+            .filter(|(name, _)| !elsewhere.contains(name.as_str()))
+            .collect();
+        names.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then(a.0.cmp(b.0)));
+        names.truncate(NAMES);
+        let mut by_source: Vec<(usize, usize, Vec<&str>)> = Vec::new();
+        for (name, &(source, last)) in names {
+            match by_source
+                .iter_mut()
+                .find(|(s, _, n)| *s == source && n.len() < PER_LINE)
+            {
+                Some((_, _, n)) => n.push(name),
+                None => by_source.push((source, last, vec![name])),
+            }
+        }
+        by_source
+            .into_iter()
+            .map(|(source, last, names)| Entry {
+                section: Section::Identifiers,
+                key: format!("names m{source} {}", names.join(",")),
+                line: format!("- [m{source}] {}", names.join(", ")),
+                at: PartRef::new(last, 0),
+                rank: 2,
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_from_a_result_that_a_later_turn_uses_is_listed_once() {
+        let mut n = Names::default();
+        n.evidence(
+            "func scanCommits() {}\nconst MAX_DEPTH = 3 // a1b2c3d\nlocal_only_name",
+            2,
+        );
+        n.conversation(
+            "I will call scanCommits before a1b2c3d; MAX_DEPTH stays.",
+            5,
+        );
+        n.conversation("scanCommits again, and an unrelated otherName.", 7);
+        let e = n.entries("");
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].line, "- [m2] scanCommits, MAX_DEPTH, a1b2c3d");
+        assert_eq!(e[0].at, PartRef::new(7, 0));
+        assert!(
+            n.entries("scanCommits MAX_DEPTH a1b2c3d").is_empty(),
+            "already carried"
+        );
+    }
+
+    #[test]
+    fn a_name_said_before_the_tool_returned_it_is_not_reuse() {
+        let mut n = Names::default();
+        n.conversation("look for parseConfig", 1);
+        n.evidence("function parseConfig() {}", 3);
+        assert!(n.entries("").is_empty());
+        assert!(!is_name("deadbeef"), "letters only: a word, not a hash");
+        assert!(!is_name("1234567"), "digits only: a number");
+    }
+}
