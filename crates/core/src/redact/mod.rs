@@ -17,6 +17,8 @@
 //! placeholder. Values already withheld upstream are left alone.
 
 mod patterns;
+pub mod personal;
+mod personal_values;
 mod secret_values;
 pub mod secrets;
 
@@ -283,19 +285,25 @@ impl Redactor {
     fn collect_transcript(&mut self, t: &Transcript) {
         for text in &t.instructions {
             self.collect_secrets_in(text);
+            self.collect_personal_in(text);
         }
         for m in &t.messages {
             for p in &m.parts {
                 for v in structured_values(&p.part) {
                     self.collect(&v, false);
                     self.collect_signatures(&v);
+                    self.collect_personal(&v);
                 }
                 match &p.part {
                     Part::Text(s) | Part::SystemText(s) => {
                         self.collect_signatures_in(s);
                         self.collect_secrets_in(s);
+                        self.collect_personal_in(s);
                     }
-                    Part::Reasoning { text, .. } => self.collect_secrets_in(text),
+                    Part::Reasoning { text, .. } => {
+                        self.collect_secrets_in(text);
+                        self.collect_personal_in(text);
+                    }
                     Part::ToolCall { args: v, .. }
                     | Part::ToolResult { content: v, .. }
                     | Part::RetryPrompt { content: v, .. }
@@ -431,7 +439,9 @@ impl Redactor {
                     } else if is_field {
                         // Everything inside a personal-data key is personal.
                         self.redact_all_scalars(child, &k.to_lowercase(), item, log);
-                    } else if !self.redact_secret_field(&k, child, item, log) {
+                    } else if !self.redact_secret_field(&k, child, item, log)
+                        && !self.redact_personal_field(&k, child, item, log)
+                    {
                         self.redact_value(child, item, log);
                     }
                 }
@@ -497,11 +507,13 @@ impl Redactor {
     }
 
     /// Redact free text: known values first, then secrets, then the
+    /// wider personal data (`personal/`), then the
     /// personal-data patterns (after secrets, so that the password of
     /// `https://u:pw@host.com` is not read as an email).
     pub fn redact_str(&mut self, s: &str, item: &str, log: &mut Vec<Redaction>) -> String {
         let text = self.replace_known(s, item, log);
         let text = self.redact_secrets(&text, item, log);
+        let text = self.redact_personal(&text, item, log);
         self.redact_patterns(text, item, log)
     }
 

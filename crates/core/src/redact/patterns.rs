@@ -28,6 +28,34 @@ pub fn accept_match(pattern: &str, text: &str, start: usize, end: usize) -> Opti
     }
 }
 
+fn builtin_re(name: &str) -> Option<&'static regex::Regex> {
+    static RES: std::sync::OnceLock<Vec<regex::Regex>> = std::sync::OnceLock::new();
+    let res = RES.get_or_init(|| {
+        BUILTIN_PATTERNS
+            .iter()
+            .filter_map(|(_, p)| regex::Regex::new(p).ok())
+            .collect()
+    });
+    let i = BUILTIN_PATTERNS.iter().position(|(n, _)| *n == name)?;
+    res.get(i)
+}
+
+/// The spans of the emails in `text`, as the email pattern accepts them.
+pub fn email_spans(text: &str) -> Vec<(usize, usize)> {
+    builtin_re("email").map_or_else(Vec::new, |re| {
+        re.find_iter(text)
+            .filter_map(|m| email_span(text, m.start(), m.end()))
+            .collect()
+    })
+}
+
+/// The spans of the built-in phone pattern's matches in `text`.
+pub fn phone_spans(text: &str) -> Vec<(usize, usize)> {
+    builtin_re("phone").map_or_else(Vec::new, |re| {
+        re.find_iter(text).map(|m| (m.start(), m.end())).collect()
+    })
+}
+
 /// File extensions that are no top-level domain: `name@2x.png` and
 /// `pkg@1.0.tgz`-like names in code and build output.
 const FILE_EXTENSIONS: &[&str] = &[
