@@ -20,7 +20,8 @@ fn street_re() -> &'static Regex {
     RE.get_or_init(|| {
         let unit = r"(?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|Fl|Room|Rm|Bldg|Building|#)\.?\s*#?[A-Za-z0-9-]{1,6}";
         let word = r"(?:[A-Z][A-Za-z'’-]*\.?|\d{1,3}(?:st|nd|rd|th))";
-        let place = r"[A-Z][A-Za-z.'’-]+(?:[ \t]+[A-Z][A-Za-z.'’-]+){0,2}(?:[ \t]+\d{1,2}\b)?";
+        // Whole words only: `Leeds LS6 8XJ` is a city and a postcode.
+        let place = r"[A-Z][A-Za-z.'’-]+\b(?:[ \t]+[A-Z][A-Za-z.'’-]+\b){0,2}(?:[ \t]+\d{1,2}\b)?";
         // Capitalised or all caps: `3 Tests loop` is prose.
         let suffixes: Vec<String> = SUFFIXES
             .split('|')

@@ -11,7 +11,7 @@ use regex::Regex;
 use super::address::looks_like_address;
 use super::names::looks_like_name;
 use super::{normalise_key, trimmed, Finding};
-use super::{ADDRESS, BANK_ACCOUNT, NAME, NATIONAL_ID, POSTCODE, ROUTING_NUMBER, SORT_CODE};
+use super::{ADDRESS, BANK_ACCOUNT, NAME, NATIONAL_ID, PHONE, POSTCODE, ROUTING_NUMBER, SORT_CODE};
 
 /// Keys (normalised) of a bank account number.
 const ACCOUNT_KEYS: &[&str] = &[
@@ -97,89 +97,111 @@ const POSTCODE_KEYS: &[&str] = &[
 ];
 /// Keys that hold a person's name when the value reads as one.
 const ROLE_KEYS: &[&str] = &[
-    "assignee",
-    "assigned_to",
-    "approver",
-    "approved_by",
-    "resolved_by",
-    "closed_by",
-    "opened_by",
-    "created_by",
-    "updated_by",
-    "modified_by",
-    "submitted_by",
-    "requested_by",
-    "reported_by",
-    "reviewed_by",
-    "signed_by",
-    "inspected_by",
-    "handled_by",
-    "completed_by",
-    "verified_by",
-    "owner",
-    "owner_name",
-    "contact",
-    "contact_name",
     "contact_person",
     "point_of_contact",
     "poc",
+    "on_call",
+    "oncall",
+    "full_name",
+    "name_on_account",
+    "next_of_kin",
+    "emergency_contact",
+];
+/// The last word of a key that names a person's role (`rollback_owner`,
+/// `claims_adjuster`, `referring_doctor`); keys ending `_by` do too.
+const ROLE_WORDS: &[&str] = &[
+    "assignee",
+    "approver",
+    "owner",
+    "contact",
     "reporter",
     "requester",
     "requestor",
     "reviewer",
     "inspector",
     "manager",
-    "line_manager",
     "supervisor",
     "adjuster",
-    "claims_adjuster",
     "technician",
     "engineer",
     "employee",
-    "employee_name",
     "customer",
-    "customer_name",
-    "client_name",
+    "client",
     "patient",
-    "patient_name",
     "physician",
     "doctor",
     "nurse",
     "clinician",
-    "provider_name",
     "driver",
-    "driver_name",
     "courier",
     "recipient",
-    "recipient_name",
     "consignee",
-    "shipper_name",
+    "shipper",
     "author",
     "committer",
-    "on_call",
-    "oncall",
     "handler",
     "witness",
     "claimant",
     "insured",
     "policyholder",
-    "policy_holder",
+    "holder",
     "beneficiary",
     "payee",
-    "payee_name",
     "tenant",
     "landlord",
     "signatory",
-    "agent_name",
     "caller",
     "attendee",
     "guardian",
-    "emergency_contact",
-    "next_of_kin",
-    "full_name",
-    "name_on_account",
-    "account_holder",
+    "dispatcher",
+    "coordinator",
+    "lead",
+    "surveyor",
+    "assessor",
+    "officer",
+    "representative",
+    "worker",
+    "member",
+    "person",
+    "user",
+    "sender",
+    "therapist",
+    "dentist",
+    "surgeon",
+    "pharmacist",
+    "carer",
+    "caregiver",
+    "applicant",
+    "candidate",
+    "student",
+    "teacher",
+    "agent_name",
 ];
+
+/// A key that names a person by role: `assignee`, `resolved_by`,
+/// `rollback_owner`, `patient_name`.
+pub fn role_key(k: &str) -> bool {
+    let k = k
+        .strip_suffix("_full_name")
+        .or_else(|| k.strip_suffix("_name"))
+        .unwrap_or(k);
+    ROLE_KEYS.contains(&k)
+        || (k.ends_with("_by") && k.len() > 3)
+        || ROLE_WORDS.contains(&k.rsplit('_').next().unwrap_or(k))
+}
+
+/// Keys of a phone number, for table columns and fields the built-in
+/// field list does not name.
+fn phone_key(k: &str) -> bool {
+    let last = k.rsplit('_').next().unwrap_or(k);
+    matches!(
+        last,
+        "phone" | "mobile" | "tel" | "telephone" | "cell" | "cellphone" | "fax"
+    ) || matches!(
+        k,
+        "phone_number" | "contact_number" | "mobile_number" | "phone_no"
+    )
+}
 
 /// The kind of a structured field's value, judged by its key and its shape,
 /// or `None` when it is not personal data.
@@ -208,7 +230,10 @@ pub fn field_kind(key: &str, value: &str) -> Option<&'static str> {
     if address_key(k) {
         return looks_like_address(v).then_some(ADDRESS);
     }
-    if ROLE_KEYS.contains(&k) {
+    if phone_key(k) {
+        return super::phone::valid_any(v).then_some(PHONE);
+    }
+    if role_key(k) {
         return looks_like_name(v).then_some(NAME);
     }
     None
@@ -273,13 +298,18 @@ fn keyed() -> &'static [Keyed] {
         let number_sep =
             r#"\.?["']?[ \t]*(?:[:=]|=>|\bis\b|\bwas\b|\bof\b)?[ \t]*["']?[ \t]*(?:#[ \t]*)?"#;
         let strict_sep = r#"["']?[ \t]*(?:[:=]|=>)[ \t]*["']?[ \t]*"#;
+        // Longest first: `pps number` before `pps`.
         let keys = |list: &[&str]| {
+            let mut list = list.to_vec();
+            list.sort_by_key(|k| std::cmp::Reverse(k.len()));
             list.iter()
                 .map(|k| text_key(k))
                 .collect::<Vec<_>>()
                 .join("|")
         };
-        let name = r"\p{Lu}[\p{L}'’.-]+(?:[ \t]+\p{Lu}[\p{L}'’.-]*){0,3}";
+        let name = super::names::NAME_PATTERN;
+        // Any key; `role_key` judges it.
+        let role = r"[A-Za-z][A-Za-z0-9]*(?:[ _.-][A-Za-z][A-Za-z0-9]*){0,3}";
         let address_keys = r"(?:[a-z]+[ _-]?)?address|addr|street(?:[ _-]?address)?|location";
         let specs: Vec<(String, &'static str)> = vec![
             (
@@ -321,10 +351,7 @@ fn keyed() -> &'static [Keyed] {
                 format!(r"(?i:\b(?:{address_keys}))\b{strict_sep}([^\n\r|;\t]{{4,200}})"),
                 ADDRESS,
             ),
-            (
-                format!(r"(?i:\b(?:{}))\b{strict_sep}({name})", keys(ROLE_KEYS)),
-                NAME,
-            ),
+            (format!(r"\b({role})\b{strict_sep}({name})"), NAME),
         ];
         specs
             .into_iter()
@@ -338,15 +365,33 @@ fn keyed() -> &'static [Keyed] {
 
 pub fn scan(text: &str, out: &mut Vec<Finding>) {
     for k in keyed() {
-        for c in k.regex.captures_iter(text) {
-            let Some(m) = c.get(1) else { continue };
+        let mut pos = 0;
+        // A rejected value may hide the next key (`id_type="SIN"
+        // national_id="…"`): search again just past the rejected key.
+        while let Some(c) = k.regex.captures_at(text, pos) {
+            let (Some(whole), Some(m)) = (c.get(0), c.get(c.len() - 1)) else {
+                break;
+            };
+            // `Claude Opus 4.5`: a name has no version after it.
+            let versioned = version_after_re().is_match(&text[m.end()..]);
+            let role_ok = k.kind != NAME
+                || !versioned
+                    && c.get(1)
+                        .is_some_and(|key| role_key(&normalise_key(key.as_str())));
             let (start, end) = value_span(text, m.start(), m.end(), k.kind);
-            if start < end && accept(k.kind, &text[start..end]) {
+            if role_ok && start < end && accept(k.kind, &text[start..end]) {
                 out.push(Finding {
                     start,
                     end,
                     kind: k.kind,
                 });
+                pos = end;
+            } else {
+                pos = whole.start()
+                    + text[whole.start()..]
+                        .chars()
+                        .next()
+                        .map_or(1, char::len_utf8);
             }
         }
     }
@@ -387,6 +432,11 @@ fn next_key_re() -> &'static Regex {
 fn trailing_word_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| Regex::new(r"[ -]+[A-Za-z]{2,}").expect("static regex"))
+}
+
+fn version_after_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"^[ \t]+v?\d+(?:\.\d+)+\b").expect("static regex"))
 }
 
 fn accept(kind: &str, value: &str) -> bool {
@@ -467,6 +517,7 @@ mod tests {
             "the owner of this module is Platform",
             "ssn: ${SSN}",
             "email_address: <withheld:email:1>",
+            "Co-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
         }

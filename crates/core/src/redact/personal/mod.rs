@@ -44,6 +44,13 @@ pub const NAME: &str = "name";
 /// The personal values in `text`, in order, without overlaps (the earlier,
 /// then the longer wins). Our own placeholders are never part of one.
 pub fn scan(text: &str) -> Vec<Finding> {
+    let masked;
+    let text = if text.contains("<withheld:") {
+        masked = mask_placeholders(text);
+        masked.as_str()
+    } else {
+        text
+    };
     let mut found = Vec::new();
     address::scan(text, &mut found);
     keyed::scan(text, &mut found);
@@ -51,7 +58,7 @@ pub fn scan(text: &str) -> Vec<Finding> {
     let phones = phone::scan(text);
     names::scan(text, &phones, &mut found);
     found.extend(phones);
-    found.retain(|f| f.end > f.start && !text[f.start..f.end].contains("<withheld:"));
+    found.retain(|f| f.end > f.start && !text[f.start..f.end].contains('\u{1}'));
     found.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
     let mut out: Vec<Finding> = Vec::with_capacity(found.len());
     for f in found {
@@ -59,6 +66,21 @@ pub fn scan(text: &str) -> Vec<Finding> {
             out.push(f);
         }
     }
+    out
+}
+
+/// `text` with each placeholder's bytes blanked (same length, so spans
+/// hold): `<withheld:phone:1>` is no word "phone" before a number.
+fn mask_placeholders(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("<withheld:") {
+        out.push_str(&rest[..i]);
+        let len = rest[i..].find('>').map_or(rest.len() - i, |j| j + 1);
+        out.extend(std::iter::repeat_n('\u{1}', len));
+        rest = &rest[i + len..];
+    }
+    out.push_str(rest);
     out
 }
 

@@ -1,8 +1,9 @@
 //! Names a person goes by, found where a role key or a contact detail says
 //! so: `assignee: Jane Doe`, and in prose "Jane Doe (jane@x.com, +1 415 …)
 //! reports", "contact Priya Raman, 555-…", "Dana Lee <dana@x.org>",
-//! "jane@x.com (Jane Doe)". A name is two to four capitalised words with no
-//! digits and no word of an organisation, a team or a system.
+//! "jane@x.com (Jane Doe)". A name is two to four capitalised words (and
+//! particles: `van der`, `de la`), with no digits and no word of an
+//! organisation, a team or a system.
 
 use std::sync::OnceLock;
 
@@ -187,10 +188,13 @@ const NOT_NAME_WORDS: &[&str] = &[
     "december",
 ];
 
+/// A name as written after a key: capitalised words and particles.
+pub const NAME_PATTERN: &str = r"\p{Lu}[\p{L}'’.-]+(?:[ \t]+(?:(?:van|von|der|den|de|del|della|da|di|du|la|le|bin|al|ter|ten)[ \t]+)*\p{Lu}[\p{L}'’.-]*){0,3}";
+
 fn name_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"^\p{Lu}[\p{L}'’-]*\p{Ll}[\p{L}'’-]*(?:[ \t]+(?:\p{Lu}\.|\p{Lu}[\p{L}'’-]*\p{Ll}[\p{L}'’-]*)){1,3}$")
+        Regex::new(r"^\p{Lu}[\p{L}'’-]*\p{Ll}[\p{L}'’-]*(?:[ \t]+(?:(?:van|von|der|den|de|del|della|da|di|du|la|le|bin|al|ter|ten)[ \t]+)*(?:\p{Lu}\.|\p{Lu}[\p{L}'’-]*\p{Ll}[\p{L}'’-]*)){1,3}$")
             .expect("static regex")
     })
 }
@@ -210,7 +214,7 @@ pub fn looks_like_name(value: &str) -> bool {
 fn trailing_name_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"\p{Lu}[\p{L}'’-]+(?:[ \t]+(?:\p{Lu}\.|\p{Lu}[\p{L}'’-]+)){1,3}$")
+        Regex::new(r"\p{Lu}[\p{L}'’-]+(?:[ \t]+(?:(?:van|von|der|den|de|del|della|da|di|du|la|le|bin|al|ter|ten)[ \t]+)*(?:\p{Lu}\.|\p{Lu}[\p{L}'’-]+)){1,3}$")
             .expect("static regex")
     })
 }
@@ -220,7 +224,7 @@ fn bracketed_name_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"^[ \t]*[(\[][ \t]*(\p{Lu}[\p{L}'’-]+(?:[ \t]+\p{Lu}[\p{L}'’.-]*){1,3})[ \t]*[)\]]",
+            r"^[ \t]*[(\[][ \t]*(\p{Lu}[\p{L}'’-]+(?:[ \t]+(?:(?:van|von|der|den|de|del|della|da|di|du|la|le|bin|al|ter|ten)[ \t]+)*\p{Lu}[\p{L}'’.-]*){1,3})[ \t]*[)\]]",
         )
         .expect("static regex")
     })

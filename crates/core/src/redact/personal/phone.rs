@@ -42,7 +42,7 @@ fn candidate_re() -> &'static Regex {
 fn context_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell|cellphone|call|called|calling|ring|fax|sms|text|whatsapp|contact|reach|reached|dial|ph|number|landline|hotline|helpline)\b|☎|📞")
+        Regex::new(r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell|cellphone|call|called|calling|ring|fax|sms|text|whatsapp|contact|reach|reached|dial|ph|landline|hotline|helpline)\b|☎|📞")
             .expect("static regex")
     })
 }
@@ -61,8 +61,13 @@ pub fn scan(text: &str) -> Vec<Finding> {
         return out;
     }
     for m in candidate_re().find_iter(text) {
-        let (start, end) = (m.start(), m.end());
-        let found = m.as_str().trim_end();
+        let (mut start, end) = (m.start(), m.end());
+        let mut found = m.as_str().trim_end();
+        // `(0044 20 7946 0058)`: the bracket is prose, not an area code.
+        if found.starts_with('(') && !found.contains(')') {
+            start += 1;
+            found = &found[1..];
+        }
         if !bounded(text, start, start + found.len()) || !plausible(found) {
             continue;
         }
@@ -138,6 +143,16 @@ fn plausible(found: &str) -> bool {
     !date && !found.contains("  ")
 }
 
+/// A whole field value that is a phone number, in any format.
+pub fn valid_any(value: &str) -> bool {
+    let v = value.trim();
+    plausible(v)
+        && match v.starts_with('+') || v.starts_with("00") {
+            true => valid_international(v),
+            false => valid_national(v),
+        }
+}
+
 fn valid_international(found: &str) -> bool {
     let number = match found.strip_prefix("00") {
         Some(rest) => format!("+{}", rest.trim_start()),
@@ -168,6 +183,7 @@ mod tests {
         assert_eq!(found("+44 20 7946 0958"), vec!["+44 20 7946 0958"]);
         assert_eq!(found("tel: 0049 30 901820"), vec!["0049 30 901820"]);
         assert_eq!(found("mobile 087 123 4567"), vec!["087 123 4567"]);
+        assert_eq!(found("(0044 20 7946 0958)"), vec!["0044 20 7946 0958"]);
     }
 
     #[test]
