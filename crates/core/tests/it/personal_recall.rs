@@ -71,13 +71,13 @@ fn personal_recall_by_kind() {
             }
         }
     }
-    println!("| kind | planted | withheld | recall |\n|---|---:|---:|---:|");
+    println!("| kind | planted | withheld | recall | false positives |\n|---|---:|---:|---:|---:|");
     for (kind, t) in &kinds {
         let withheld = t.planted - t.leaked.len();
         let recall = 100.0 * withheld as f64 / t.planted as f64;
-        println!("| {kind} | {} | {withheld} | {recall:.1}% |", t.planted);
+        println!("| {kind} | {} | {withheld} | {recall:.1}% | |", t.planted);
     }
-    println!("| look-alikes | {look_alikes} | {} lost | |", lost.len());
+    println!("| look-alikes | {look_alikes} | | | {} lost |", lost.len());
     for (kind, t) in &kinds {
         for l in &t.leaked {
             println!("leaked {kind} {l}");
