@@ -47,7 +47,16 @@ fn personal_recall_by_kind() {
                 }
                 let tally = kinds.entry(kind).or_default();
                 tally.planted += 1;
-                if present(&after, value) {
+                // A part of an address is a leak too: its street, its postcode.
+                let parts: Vec<&str> = match *kind {
+                    "address" => value.split(", ").collect(),
+                    _ => vec![value.as_str()],
+                };
+                let leaked = parts
+                    .iter()
+                    .filter(|p| p.chars().any(|c| c.is_ascii_digit()))
+                    .any(|p| present(&after, p));
+                if leaked {
                     if std::env::var("PLANT_DEBUG").is_ok() {
                         let i = after.find(value).unwrap_or(0);
                         let lo = after.floor_char_boundary(i.saturating_sub(150));

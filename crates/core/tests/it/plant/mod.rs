@@ -116,6 +116,9 @@ struct Person {
     phone: String,
     phone_national: bool,
     address: String,
+    /// A city and postcode of their own, written without a street.
+    city: String,
+    postcode: String,
     account: String,
     routing: String,
     sort_code: String,
@@ -130,7 +133,10 @@ impl Person {
         let name = values::name(r);
         let email = values::email_for(r, &name);
         let (phone, phone_national) = values::phone(r);
+        let (city, postcode) = values::city_postcode(r);
         Person {
+            city,
+            postcode,
             email,
             phone,
             phone_national,
@@ -152,6 +158,7 @@ impl Person {
             ("email", self.email.clone()),
             ("phone", self.phone.clone()),
             ("address", self.address.clone()),
+            ("postcode", self.postcode.clone()),
             ("bank_account", self.account.clone()),
             ("routing_number", self.routing.clone()),
             ("sort_code", self.sort_code.clone()),
@@ -239,6 +246,7 @@ fn json_record(domain: &Domain, p: &Person, la: &[String], r: &mut Rng) -> Strin
         "contact": {"email": p.email, "phone": p.phone},
         "bank": {"account_number": p.account, "routing_number": p.routing, "sort_code": p.sort_code, "iban": p.iban},
         "national_id": p.national_id.0,
+        "depot": {"city": p.city, "postal_code": p.postcode},
         "card_number": p.card,
         "updated_at": la[4],
         "path": la[5],
@@ -254,18 +262,18 @@ fn json_record(domain: &Domain, p: &Person, la: &[String], r: &mut Rng) -> Strin
 fn key_value_log(domain: &Domain, p: &Person, la: &[String], r: &mut Rng) -> String {
     let (id, id_word) = &p.national_id;
     format!(
-        "ts={} level=info {}={} {}=\"{}\" {}=\"{}\" phone=\"{}\" email={}\nacct={} routing_number={} sort_code={} id_type=\"{id_word}\" national_id=\"{id}\" card=\"{}\" iban=\"{}\"\n{}\nref={} path={} took={}\n",
+        "ts={} level=info {}={} {}=\"{}\" {}=\"{}\" phone=\"{}\" email={}\npostcode=\"{}\" acct={} routing_number={} sort_code={} id_type=\"{id_word}\" national_id=\"{id}\" card=\"{}\" iban=\"{}\"\n{}\nref={} path={} took={}\n",
         la[4], domain.record, la[0], role(domain, r), p.name, address_key(domain, r).replace('.', "_"), p.address,
-        p.phone, p.email, p.account, p.routing, p.sort_code, p.card, p.iban, p.secret.1, la[3], la[5], la[1]
+        p.phone, p.email, p.postcode, p.account, p.routing, p.sort_code, p.card, p.iban, p.secret.1, la[3], la[5], la[1]
     )
 }
 
 fn colon_lines(domain: &Domain, p: &Person, la: &[String], r: &mut Rng) -> String {
     let (id, id_word) = &p.national_id;
     format!(
-        "{}: {}\n{}: {}\n{}: {}\nPhone: {}\nEmail: {}\nAccount number: {}\nRouting number: {}\nSort code: {}\n{id_word}: {id}\nCard: {}\nIBAN: {}\n{}\nBuild: {}\nUpdated: {}\nLog: {}\n",
+        "{}: {}\n{}: {}\n{}: {}\nPhone: {}\nEmail: {}\nPostcode: {}\nAccount number: {}\nRouting number: {}\nSort code: {}\n{id_word}: {id}\nCard: {}\nIBAN: {}\n{}\nBuild: {}\nUpdated: {}\nLog: {}\n",
         domain.record, la[0], role(domain, r), p.name, address_key(domain, r), p.address,
-        p.phone_text(), p.email, p.account, p.routing, p.sort_code, p.card, p.iban, p.secret.1, la[3], la[4], la[5]
+        p.phone_text(), p.email, p.postcode, p.account, p.routing, p.sort_code, p.card, p.iban, p.secret.1, la[3], la[4], la[5]
     )
 }
 
@@ -301,8 +309,8 @@ fn prose(domain: &Domain, p: &Person, la: &[String], r: &mut Rng) -> String {
         ),
     };
     format!(
-        "{opener} The site is {}. Pay the refund into account number {} (routing number {}, sort code {}); their {id_word} is {id}. Card on file {} and IBAN {}. Also: {}. Version {} is deployed, logs at {}.",
-        p.address, p.account, p.routing, p.sort_code, p.card, p.iban, p.secret.1, la[3], la[5]
+        "{opener} The site is {}; parcels go to the depot in {}. Pay the refund into account number {} (routing number {}, sort code {}); their {id_word} is {id}. Card on file {} and IBAN {}. Also: {}. Version {} is deployed, logs at {}.",
+        p.address, values::city_and_code(r, &p.city, &p.postcode), p.account, p.routing, p.sort_code, p.card, p.iban, p.secret.1, la[3], la[5]
     )
 }
 
@@ -310,8 +318,8 @@ fn markdown_table(domain: &Domain, p: &Person, la: &[String], r: &mut Rng) -> St
     let role = role(domain, r);
     let addr = address_key(domain, r).replace('.', " ");
     format!(
-        "| {} | {role} | {addr} | phone | account_number | sort_code | national_id | version |\n|---|---|---|---|---|---|---|---|\n| {} | {} | {} | {} | {} | {} | {} | {} |\n\nRouting number {} on file; email {}; card {}; IBAN {}.\n{}\nPath: {}; updated {}.\n",
-        domain.record, la[0], p.name, p.address, p.phone, p.account, p.sort_code, p.national_id.0, la[3],
+        "| {} | {role} | {addr} | phone | zip | account_number | sort_code | national_id | version |\n|---|---|---|---|---|---|---|---|---|\n| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n\nRouting number {} on file; email {}; card {}; IBAN {}.\n{}\nPath: {}; updated {}.\n",
+        domain.record, la[0], p.name, p.address, p.phone, p.postcode, p.account, p.sort_code, p.national_id.0, la[3],
         p.routing, p.email, p.card, p.iban, p.secret.1, la[5], la[4]
     )
 }
@@ -320,9 +328,9 @@ fn csv(domain: &Domain, p: &Person, la: &[String], r: &mut Rng) -> String {
     let role = role(domain, r);
     let addr = address_key(domain, r).replace('.', "_");
     format!(
-        "{}_id,{role},{addr},phone,email,bank_account,routing_number,sort_code,national_id,card_number,iban,version,updated_at\n{}\n# {}\n# source {}\n",
+        "{}_id,{role},{addr},postcode,phone,email,bank_account,routing_number,sort_code,national_id,card_number,iban,version,updated_at\n{}\n# {}\n# source {}\n",
         domain.record,
-        [&la[0], &p.name, &p.address, &p.phone, &p.email, &p.account, &p.routing, &p.sort_code, &p.national_id.0, &p.card, &p.iban, &la[3], &la[4]]
+        [&la[0], &p.name, &p.address, &p.postcode, &p.phone, &p.email, &p.account, &p.routing, &p.sort_code, &p.national_id.0, &p.card, &p.iban, &la[3], &la[4]]
             .iter()
             .map(|c| if c.contains(',') { format!("\"{c}\"") } else { c.to_string() })
             .collect::<Vec<_>>()

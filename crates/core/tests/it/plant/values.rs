@@ -190,10 +190,7 @@ pub fn city_postcode(r: &mut Rng) -> (String, String) {
                 ("Albany", "NY"),
                 ("Madison", "WI"),
             ][r.below(5)];
-            (
-                format!("{city}, {state}"),
-                format!("{state} {}", r.digits(5)),
-            )
+            (city.to_string(), format!("{state} {}", r.digits(5)))
         }
         1 => {
             let (city, area) = [
@@ -236,10 +233,24 @@ pub fn city_postcode(r: &mut Rng) -> (String, String) {
         _ => {
             let (city, state) = [("Denver", "CO"), ("Seattle", "WA"), ("Boston", "MA")][r.below(3)];
             (
-                format!("{city}, {state}"),
+                city.to_string(),
                 format!("{state} {}-{}", r.digits(5), r.digits(4)),
             )
         }
+    }
+}
+
+/// A city and its postcode as written: a US state and ZIP after a comma.
+pub fn city_and_code(r: &mut Rng, city: &str, code: &str) -> String {
+    let us = code.len() >= 8
+        && code.as_bytes()[2] == b' '
+        && code[..2].chars().all(|c| c.is_ascii_uppercase())
+        && code[3..].starts_with(|c: char| c.is_ascii_digit())
+        && !code.contains(char::is_lowercase)
+        && code[3..].chars().take(5).all(|c| c.is_ascii_digit());
+    match us || r.below(2) == 0 {
+        true => format!("{city}, {code}"),
+        false => format!("{city} {code}"),
     }
 }
 
@@ -256,10 +267,7 @@ pub fn address(r: &mut Rng) -> String {
     }
     if r.below(5) > 0 {
         let (city, code) = city_postcode(r);
-        a = match city.contains(',') || r.below(2) == 0 {
-            true => format!("{a}, {city} {code}"),
-            false => format!("{a}, {city}, {code}"),
-        };
+        a = format!("{a}, {}", city_and_code(r, &city, &code));
     }
     a
 }
