@@ -6,6 +6,7 @@
 
 use std::sync::OnceLock;
 
+use aho_corasick::AhoCorasick;
 use regex::Regex;
 
 use super::{trimmed, Finding, ADDRESS, POSTCODE};
@@ -35,6 +36,24 @@ fn street_re() -> &'static Regex {
     })
 }
 
+/// Whether `text` holds a street suffix as a whole word: most texts hold
+/// none, and the street pattern starts at every number.
+fn has_suffix(text: &str) -> bool {
+    static AC: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    let ac = AC.get_or_init(|| {
+        let words: Vec<String> = SUFFIXES
+            .split('|')
+            .flat_map(|s| [s.to_string(), s.to_uppercase()])
+            .collect();
+        AhoCorasick::new(words).ok()
+    });
+    let Some(ac) = ac else { return true };
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    ac.find_overlapping_iter(text).any(|m| {
+        !word(text[..m.start()].chars().next_back()) && !word(text[m.end()..].chars().next())
+    })
+}
+
 fn postcode_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
@@ -56,7 +75,8 @@ pub fn scan(text: &str, out: &mut Vec<Finding>) {
         return;
     }
     let mut streets = Vec::new();
-    for m in street_re().find_iter(text) {
+    let matches = has_suffix(text).then(|| street_re().find_iter(text));
+    for m in matches.into_iter().flatten() {
         let (start, end) = trimmed(text, m.start(), m.end());
         streets.push((start, end));
         out.push(Finding {

@@ -6,6 +6,7 @@
 
 use std::sync::OnceLock;
 
+use aho_corasick::AhoCorasick;
 use regex::Regex;
 
 use super::address::looks_like_address;
@@ -287,6 +288,58 @@ fn text_key(k: &str) -> String {
 struct Keyed {
     regex: Regex,
     kind: &'static str,
+    /// Words one of which the text must hold for the regex to run: most
+    /// texts hold none, and a case-blind regex of many keys is slow.
+    trigger: Option<AhoCorasick>,
+}
+
+/// Trigger words of each kind, lowercase; a match must start a word.
+const TRIGGERS: &[(&str, &[&str])] = &[
+    (BANK_ACCOUNT, &["account", "acct"]),
+    (ROUTING_NUMBER, &["routing", "aba", "rtn", "transit", "bsb"]),
+    (SORT_CODE, &["sort"]),
+    (
+        NATIONAL_ID,
+        &[
+            "ssn",
+            "social",
+            "national",
+            "ni",
+            "nino",
+            "nin",
+            "tax",
+            "tin",
+            "ein",
+            "itin",
+            "sin",
+            "pps",
+            "passport",
+            "driv",
+            "licen",
+            "nhs",
+            "medicare",
+            "personal",
+            "personnummer",
+            "bsn",
+            "aadhaar",
+            "curp",
+            "cpf",
+        ],
+    ),
+    (POSTCODE, &["zip", "post", "eircode"]),
+    (ADDRESS, &["address", "addr", "street", "location"]),
+];
+
+/// Whether `text` holds one of `ac`'s words; address keys may end a
+/// longer key (`property_address`), the others start a word.
+fn triggered(ac: &AhoCorasick, text: &str, kind: &str) -> bool {
+    ac.find_iter(text).any(|m| {
+        kind == ADDRESS
+            || !text[..m.start()]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric())
+    })
 }
 
 /// One pattern per kind: the key, a separator (`:`, `=`, `is`, a quote),
@@ -358,13 +411,30 @@ fn keyed() -> &'static [Keyed] {
             .map(|(p, kind)| Keyed {
                 regex: Regex::new(&p).expect("static regex"),
                 kind,
+                trigger: TRIGGERS
+                    .iter()
+                    .find(|(k, _)| *k == kind)
+                    .and_then(|(_, words)| {
+                        AhoCorasick::builder()
+                            .ascii_case_insensitive(true)
+                            .build(*words)
+                            .ok()
+                    }),
             })
             .collect()
     })
 }
 
 pub fn scan(text: &str, out: &mut Vec<Finding>) {
+    let separated = text.contains(':') || text.contains('=');
     for k in keyed() {
+        let run = match &k.trigger {
+            Some(ac) => triggered(ac, text, k.kind),
+            None => separated && role_value_re().is_match(text),
+        };
+        if !run {
+            continue;
+        }
         let mut pos = 0;
         // A rejected value may hide the next key (`id_type="SIN"
         // national_id="…"`): search again just past the rejected key.
@@ -432,6 +502,12 @@ fn next_key_re() -> &'static Regex {
 fn trailing_word_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| Regex::new(r"[ -]+[A-Za-z]{2,}").expect("static regex"))
+}
+
+/// A separator and a capital letter: where a role key's name may start.
+fn role_value_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r#"(?:[:=]|=>)[ \t]*["']?[ \t]*\p{Lu}"#).expect("static regex"))
 }
 
 fn version_after_re() -> &'static Regex {
