@@ -27,13 +27,13 @@ impl Rng {
             .map(|_| char::from(b'0' + self.below(10) as u8))
             .collect()
     }
-    pub fn from_set(&mut self, set: &[u8], n: usize) -> String {
+    pub fn chars_of(&mut self, set: &[u8], n: usize) -> String {
         (0..n)
             .map(|_| char::from(set[self.below(set.len())]))
             .collect()
     }
     pub fn hex(&mut self, n: usize) -> String {
-        self.from_set(b"0123456789abcdef", n)
+        self.chars_of(b"0123456789abcdef", n)
     }
 }
 
@@ -202,7 +202,7 @@ pub fn city_postcode(r: &mut Rng) -> (String, String) {
             ][r.below(5)];
             (
                 city.into(),
-                format!("{area} {}{}", r.below(9) + 1, r.from_set(letters, 2)),
+                format!("{area} {}{}", r.below(9) + 1, r.chars_of(letters, 2)),
             )
         }
         2 => {
@@ -212,7 +212,7 @@ pub fn city_postcode(r: &mut Rng) -> (String, String) {
                 ("Galway", "H91"),
                 ("Limerick", "V94"),
             ][r.below(4)];
-            (city.into(), format!("{routing} {}", r.from_set(eir, 4)))
+            (city.into(), format!("{routing} {}", r.chars_of(eir, 4)))
         }
         3 => {
             let (city, fsa) = [
@@ -225,7 +225,7 @@ pub fn city_postcode(r: &mut Rng) -> (String, String) {
                 format!(
                     "{fsa} {}{}{}",
                     r.below(10),
-                    r.from_set(b"ABCEGHJKLMNPRSTVWXYZ", 1),
+                    r.chars_of(b"ABCEGHJKLMNPRSTVWXYZ", 1),
                     r.below(10)
                 ),
             )
@@ -334,7 +334,7 @@ pub fn national_id(r: &mut Rng) -> (String, &'static str) {
         2 => (
             format!(
                 "{} {} {} {} {}",
-                r.from_set(ni, 2),
+                r.chars_of(ni, 2),
                 r.digits(2),
                 r.digits(2),
                 r.digits(2),
@@ -410,18 +410,18 @@ const B62: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 pub fn secret(r: &mut Rng) -> (String, String) {
     match r.below(8) {
         0 => {
-            let v = format!("ghp_{}", r.from_set(B62, 36));
+            let v = format!("ghp_{}", r.chars_of(B62, 36));
             (v.clone(), format!("GITHUB_TOKEN={v}"))
         }
         1 => {
             let v = format!(
                 "AKIA{}",
-                r.from_set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
+                r.chars_of(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
             );
             (v.clone(), format!("aws_access_key_id = {v}"))
         }
         2 => {
-            let v = format!("sk_live_{}", r.from_set(B62, 24));
+            let v = format!("sk_live_{}", r.chars_of(B62, 24));
             (v.clone(), format!("\"stripe_key\": \"{v}\""))
         }
         3 => {
@@ -429,35 +429,35 @@ pub fn secret(r: &mut Rng) -> (String, String) {
                 "xoxb-{}-{}-{}",
                 r.digits(12),
                 r.digits(13),
-                r.from_set(B62, 24)
+                r.chars_of(B62, 24)
             );
             (v.clone(), format!("Slack bot token: {v}"))
         }
         4 => {
             let v = format!(
                 "{}!{}#{}",
-                r.from_set(B62, 5),
-                r.from_set(B62, 4),
-                r.from_set(B62, 3)
+                r.chars_of(B62, 5),
+                r.chars_of(B62, 4),
+                r.chars_of(B62, 3)
             );
             (v.clone(), format!("DB_PASSWORD={v}"))
         }
         5 => {
-            let v = r.from_set(B62, 40);
+            let v = r.chars_of(B62, 40);
             (
                 v.clone(),
                 format!("curl -H \"Authorization: Bearer {v}\" https://api.example.com/v1/jobs"),
             )
         }
         6 => {
-            let v = format!("{}{}", r.from_set(B62, 10), r.digits(2));
+            let v = format!("{}{}", r.chars_of(B62, 10), r.digits(2));
             (
                 v.clone(),
                 format!("git remote add origin https://deploy:{v}@git.example.com/ops/infra.git"),
             )
         }
         _ => {
-            let v = format!("glpat-{}", r.from_set(B62, 20));
+            let v = format!("glpat-{}", r.chars_of(B62, 20));
             (v.clone(), format!("api_token: {v}"))
         }
     }
