@@ -24,6 +24,7 @@ use crate::governance::pin::{seal_for_release, PinContext, PolicyPin};
 use crate::governance::GovernanceError;
 use crate::kernel::MissionKernel;
 use crate::policy::RetentionPolicy;
+use crate::redact::carry::WithheldCarry;
 use crate::redact::{Redaction, Redactor};
 use crate::report::{self, Counts, Identity, Report, SummarizerReport};
 use crate::summarize::Summarizer;
@@ -141,6 +142,10 @@ pub fn compact_pinned(
     redactor: &mut Redactor,
 ) -> Result<Compaction> {
     let tokens = &CachedCount::new(tokens);
+    // A value withheld earlier in the run stays withheld.
+    if let Some(previous) = &ctx.previous {
+        redactor.resume(&previous.withheld);
+    }
     // Redact first: everything downstream sees placeholders only.
     let (t, redactions) = redactor.redact_transcript(inputs.transcript);
     let target = target_of(inputs.policy, &t, tokens)?;
@@ -160,7 +165,8 @@ pub fn compact_pinned(
             });
         }
     }
-    finish(inputs, ctx, &t, built, redactions, tokens)
+    let withheld = redactor.carry();
+    finish(inputs, ctx, &t, built, (redactions, withheld), tokens)
 }
 
 /// The target: the policy's trigger, grown over long instructions when it
@@ -256,7 +262,7 @@ fn finish(
     ctx: &PinContext,
     t: &Transcript,
     built: Built,
-    redactions: Vec<Redaction>,
+    (redactions, withheld): (Vec<Redaction>, WithheldCarry),
     tokens: &dyn TokenCount,
 ) -> Result<Compaction> {
     let Built {
@@ -294,7 +300,7 @@ fn finish(
     report.mission = mission_of(inputs.kernel, t, &r);
     // Release gate: pin the policy and verify it before anything leaves.
     let (pin, mut governance) =
-        seal_for_release(inputs.kernel, ctx).map_err(GovernanceError::from)?;
+        seal_for_release(inputs.kernel, ctx, withheld).map_err(GovernanceError::from)?;
     governance.directives_rejected = r.plan.rejected.len() + summary.rejected.len();
     report.governance = Some(governance);
     let mut all_redactions = redactions;

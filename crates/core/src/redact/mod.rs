@@ -4,18 +4,24 @@
 //! person-shaped object (a name beside an email, phone, role, title or
 //! address), the name under a signature, every pattern match (emails,
 //! phones, Luhn-valid cards, IBANs) and every collected value found again in
-//! free text (a name's first and last word included) becomes a stable
-//! placeholder `<withheld:KIND:N>`. This holds with no policy; a policy adds
-//! keys and patterns.
+//! free text (a name's first and last word included) becomes a placeholder
+//! `<withheld:KIND:HASH>`, HASH the first digits of a keyed hash of the
+//! value with the run's salt (`carry.rs`). This holds with no policy; a
+//! policy adds keys and patterns.
 //!
 //! Credentials (`secrets/`): provider key formats, values under keys that
 //! name a secret, URL passwords, authorization headers, private keys and
 //! connection-string keys become `<withheld:secret:KIND:HASH>`, HASH from
 //! the value, so the same secret reads the same in every run.
 //!
-//! Placeholders are stable within a run: the same value always gets the same
-//! placeholder. Values already withheld upstream are left alone.
+//! Placeholders are stable within a run, across its compactions too: the
+//! same value always gets the same placeholder, and the policy pin carries
+//! the keyed hashes of every value withheld so far, so the next compaction
+//! withholds them wherever they reappear. Values already withheld upstream
+//! are left alone.
 
+mod carried_values;
+pub mod carry;
 mod patterns;
 pub mod personal;
 mod personal_values;
@@ -177,9 +183,17 @@ pub struct Redactor {
     known: HashMap<String, (String, String)>,
     /// Values also searched for in free text (not identifier-like).
     propagate: Vec<String>,
-    counters: HashMap<String, usize>,
     known_regex: Option<Arc<Regex>>,
     secret_rules: &'static secrets::RuleSet,
+    /// The run's key for hashing values; set from the first transcript
+    /// redacted, or from the previous compaction's pin.
+    salt: String,
+    /// placeholder → the keyed hash of the value it was made for, so two
+    /// values never share one.
+    used: HashMap<String, String>,
+    /// Values withheld by earlier compactions of the run, as hashes.
+    carried: carry::Carried,
+    carried_in: Vec<carry::CarriedValue>,
 }
 
 impl Redactor {
@@ -217,9 +231,12 @@ impl Redactor {
             patterns,
             known: HashMap::new(),
             propagate: Vec::new(),
-            counters: HashMap::new(),
             known_regex: None,
             secret_rules: secrets::rule_set().map_err(Error::Internal)?,
+            salt: String::new(),
+            used: HashMap::new(),
+            carried: carry::Carried::default(),
+            carried_in: Vec::new(),
         })
     }
 
@@ -232,9 +249,7 @@ impl Redactor {
         if let Some((p, _)) = self.known.get(value) {
             return p.clone();
         }
-        let n = self.counters.entry(kind.to_string()).or_insert(0);
-        *n += 1;
-        let p = format!("<withheld:{kind}:{n}>");
+        let p = self.keyed_placeholder(value, kind);
         self.known
             .insert(value.to_string(), (p.clone(), kind.to_string()));
         if value.chars().count() >= MIN_FREE_TEXT_LEN && !identifier_like(value) {
@@ -247,6 +262,7 @@ impl Redactor {
     /// Redact a whole transcript. Tool schemas are developer configuration
     /// and are left as they are.
     pub fn redact_transcript(&mut self, t: &Transcript) -> (Transcript, Vec<Redaction>) {
+        self.salt_from(t);
         self.collect_transcript(t);
         let mut out = t.clone();
         let mut log = Vec::new();
@@ -411,6 +427,19 @@ impl Redactor {
     fn redact_value(&mut self, v: &mut Value, item: &str, log: &mut Vec<Redaction>) {
         match v {
             Value::String(s) => *s = self.redact_str(s, item, log),
+            Value::Number(n) => {
+                // A number withheld elsewhere (`"ref": 12345678`).
+                let text = n.to_string();
+                self.learn_carried(&text);
+                if let Some((placeholder, kind)) = self.known.get(&text).cloned() {
+                    log.push(Redaction {
+                        item: item.to_string(),
+                        rule: known_rule(&kind),
+                        placeholder: placeholder.clone(),
+                    });
+                    *v = Value::String(placeholder);
+                }
+            }
             Value::Array(items) => {
                 for x in items {
                     self.redact_value(x, item, log);
@@ -511,6 +540,7 @@ impl Redactor {
     /// personal-data patterns (after secrets, so that the password of
     /// `https://u:pw@host.com` is not read as an email).
     pub fn redact_str(&mut self, s: &str, item: &str, log: &mut Vec<Redaction>) -> String {
+        self.learn_carried(s);
         let text = self.replace_known(s, item, log);
         let text = self.redact_secrets(&text, item, log);
         let text = self.redact_personal(&text, item, log);
@@ -529,13 +559,9 @@ impl Redactor {
             let (placeholder, kind) = self
                 .known_value(found)
                 .unwrap_or_else(|| ("<withheld:personal>".into(), "personal".into()));
-            let rule = match kind.strip_prefix("secret:") {
-                Some(secret) => format!("secrets.{secret}"),
-                None => format!("personal_data.fields.{kind}"),
-            };
             log.push(Redaction {
                 item: item.to_string(),
-                rule,
+                rule: known_rule(&kind),
                 placeholder: placeholder.clone(),
             });
             out.push_str(&placeholder);
@@ -608,6 +634,14 @@ impl Redactor {
             let raw: String = serde_json::from_str(&format!("\"{found}\"")).ok()?;
             self.known.get(&raw).cloned()
         })
+    }
+}
+
+/// The audit rule of a value withheld because it was known.
+fn known_rule(kind: &str) -> String {
+    match kind.strip_prefix("secret:") {
+        Some(secret) => format!("secrets.{secret}"),
+        None => format!("personal_data.fields.{kind}"),
     }
 }
 

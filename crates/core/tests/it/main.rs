@@ -13,6 +13,7 @@ mod personal_data;
 mod personal_recall;
 mod pipeline;
 mod plant;
+mod run_privacy;
 mod secrets;
 mod shapes;
 mod transcripts;

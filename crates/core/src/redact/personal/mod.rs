@@ -12,7 +12,7 @@
 //!   (`table.rs`).
 //!
 //! Every finding is a span and a kind; the redactor turns it into the
-//! personal-data placeholder `<withheld:KIND:N>` and withholds the same
+//! personal-data placeholder `<withheld:KIND:HASH>` and withholds the same
 //! value wherever it appears again.
 
 mod address;

@@ -1,0 +1,196 @@
+//! Privacy across a run: a value withheld once stays withheld in every later
+//! compaction of the run, every written file obeys the same rules, and an
+//! opt-out lets a named kind or field through, audited.
+
+use chrono::Utc;
+use continuity_core::compact::{compact_pinned, Inputs, Strategy};
+use continuity_core::error::Source;
+use continuity_core::governance::pin::{PinContext, PolicyPin};
+use continuity_core::redact::Redactor;
+use continuity_core::summarize::FixedSummary;
+use continuity_core::{formats, io, Compaction, MissionKernel, RetentionPolicy, Transcript};
+use serde_json::{json, Value};
+
+const KERNEL: &str = r#"
+id = "CLAIMS-1"
+version = "1"
+objective = "Settle the water-damage claim."
+permissions = ["read claims"]
+"#;
+
+const NAME: &str = "Dana Whitfield";
+const EMAIL: &str = "dana.whitfield@example.org";
+const ACCOUNT: &str = "44172290";
+const ADDRESS: &str = "14 Harbour Road";
+
+fn kernel() -> MissionKernel {
+    MissionKernel::from_toml(KERNEL, &Source("k".into()), Utc::now()).unwrap()
+}
+
+fn parse(v: &Value) -> Transcript {
+    formats::parse_value(v, &Source("t".into())).unwrap()
+}
+
+/// A claims session; `bare` is said in prose, where no detector would
+/// know it for personal data.
+fn session(first: &str, bare: &str) -> Transcript {
+    let filler = "The adjuster reviewed the photos of the kitchen floor. ".repeat(20);
+    parse(&json!({
+        "model": "m", "max_tokens": 100,
+        "messages": [
+            {"role": "user", "content": format!("Mission: settle the claim. {first}")},
+            {"role": "assistant", "content": [
+                {"type": "text", "text": filler},
+                {"type": "tool_use", "id": "c1", "name": "get_claim", "input": {"claim_id": "CL-7"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1",
+                "content": json!({"claim_id": "CL-7", "status": "open", "note": filler}).to_string()}]},
+            {"role": "assistant", "content": filler},
+            {"role": "user", "content": format!("Next step. {bare}")},
+            {"role": "assistant", "content": "Noted."}
+        ]
+    }))
+}
+
+fn first_session() -> Transcript {
+    session(
+        &format!(
+            "{NAME} ({EMAIL}, +353 1 555 0199) filed it. Pay to account_number: {ACCOUNT}. \
+             The site: {{\"property_address\": \"{ADDRESS}, Cork\"}}"
+        ),
+        "Nothing else.",
+    )
+}
+
+/// Values of the first session, bare in prose (the account number only
+/// in the summary of the second compaction).
+fn bare() -> String {
+    format!("{NAME} called; Whitfield lives at {ADDRESS}.")
+}
+
+fn compaction(
+    t: &Transcript,
+    policy: &RetentionPolicy,
+    ctx: &PinContext,
+    summary: &str,
+) -> (Compaction, Redactor) {
+    let k = kernel();
+    let mut redactor = Redactor::new(&policy.personal_data).unwrap();
+    let mut s = FixedSummary {
+        label: "fixed".into(),
+        text: summary.to_string(),
+    };
+    let c = compact_pinned(
+        &Inputs {
+            transcript: t,
+            input_name: "t",
+            kernel: &k,
+            policy,
+            strategy: Strategy::SummaryOnly,
+        },
+        ctx,
+        &mut s,
+        &continuity_test_support::WordCount,
+        &mut redactor,
+    )
+    .unwrap();
+    (c, redactor)
+}
+
+/// Every file `compact` writes, as one text.
+fn written(c: &Compaction) -> String {
+    io::serialize(c)
+        .unwrap()
+        .files
+        .iter()
+        .map(|(name, bytes)| format!("== {name}\n{}", String::from_utf8_lossy(bytes)))
+        .collect()
+}
+
+fn leaked<'a>(text: &str, values: &[&'a str]) -> Vec<&'a str> {
+    values
+        .iter()
+        .copied()
+        .filter(|v| text.contains(v))
+        .collect()
+}
+
+const VALUES: [&str; 5] = [NAME, "Whitfield", EMAIL, ACCOUNT, ADDRESS];
+
+#[test]
+fn a_value_withheld_once_stays_withheld_in_the_run() {
+    let policy = RetentionPolicy::default();
+    let now = Utc::now();
+    let first = PinContext::first(&kernel(), "t", now);
+    let (c1, _) = compaction(&first_session(), &policy, &first, "The claim is open.");
+    assert_eq!(leaked(&written(&c1), &VALUES), Vec::<&str>::new());
+    assert!(!c1.pin.withheld.values.is_empty());
+
+    // The pin as written and read back, as the next compaction finds it.
+    let pin = PolicyPin::from_json(&c1.pin.to_json()).unwrap();
+    let next = PinContext::after(pin, None, now).unwrap();
+    let summary = format!("Summary: {NAME} asked to wire the payout to {ACCOUNT} at {ADDRESS}.");
+    let second = session("Carry on with the claim.", &bare());
+    let (c2, mut redactor) = compaction(&second, &policy, &next, &summary);
+    let out = written(&c2);
+    assert_eq!(leaked(&out, &VALUES), Vec::<&str>::new(), "{out}");
+    assert!(!c2.summary.contains(NAME) && c2.summary.contains("<withheld:name:"));
+    // The same value reads the same in both compactions.
+    let name_of = |c: &Compaction| {
+        c.pin
+            .withheld
+            .values
+            .iter()
+            .find(|v| v.kind == "name" && v.words == 2)
+            .map(|v| v.placeholder.clone())
+    };
+    assert!(name_of(&c1).is_some());
+    assert_eq!(name_of(&c1), name_of(&c2));
+    assert!(out.contains(&name_of(&c1).unwrap_or_default()));
+    // The leak check knows the values again too.
+    assert!(redactor.find_leak(&format!("x {ACCOUNT} y")).is_some());
+
+    // Without the carry (a new run) the detectors alone let them through,
+    // in the transcript and in the model's summary: what the pin closes.
+    let (c3, _) = compaction(
+        &second,
+        &policy,
+        &PinContext::first(&kernel(), "u", now),
+        &summary,
+    );
+    assert!(leaked(&written(&c3), &VALUES).contains(&NAME));
+    assert!(c3.summary.contains(ACCOUNT), "{}", c3.summary);
+}
+
+#[test]
+fn every_written_file_holds_kinds_and_hashes_never_values() {
+    let policy = RetentionPolicy::default();
+    let ctx = PinContext::first(&kernel(), "t", Utc::now());
+    let summary = format!("{NAME} ({EMAIL}) wants the payout on {ACCOUNT}.");
+    let (c, _) = compaction(&first_session(), &policy, &ctx, &summary);
+    let out = written(&c);
+    for file in [
+        "request.json",
+        "audit.jsonl",
+        "report.json",
+        "summary.txt",
+        "policy_pin.json",
+    ] {
+        assert!(out.contains(&format!("== {file}")), "{file} not written");
+    }
+    assert_eq!(
+        leaked(
+            &out,
+            &[NAME, "Whitfield", EMAIL, ACCOUNT, ADDRESS, "555 0199"]
+        ),
+        Vec::<&str>::new(),
+        "{out}"
+    );
+    // The audit names the kind and a hash of each value withheld.
+    let shape = regex::Regex::new(r"^<withheld:(secret:)?[a-z_:-]+:[0-9a-f]{6,}>$").unwrap();
+    let withheld: Vec<_> = c.audit.iter().filter(|r| r.kind == "redaction").collect();
+    assert!(withheld.len() >= 5, "{withheld:?}");
+    for r in withheld {
+        let detail = r.detail.as_deref().unwrap_or_default();
+        assert!(shape.is_match(detail), "{detail}");
+    }
+}
