@@ -25,7 +25,7 @@ use crate::governance::GovernanceError;
 use crate::kernel::MissionKernel;
 use crate::policy::RetentionPolicy;
 use crate::redact::carry::WithheldCarry;
-use crate::redact::{Redaction, Redactor};
+use crate::redact::{LetThrough, Redaction, Redactor};
 use crate::report::{self, Counts, Identity, Report, SummarizerReport};
 use crate::summarize::Summarizer;
 use crate::tokens::{CachedCount, TokenCount};
@@ -165,8 +165,21 @@ pub fn compact_pinned(
             });
         }
     }
-    let withheld = redactor.carry();
-    finish(inputs, ctx, &t, built, (redactions, withheld), tokens)
+    let redacted = Redacted {
+        redactions,
+        withheld: redactor.carry(),
+        let_through: redactor.let_through(),
+    };
+    finish(inputs, ctx, &t, built, redacted, tokens)
+}
+
+/// What the redactor did in one compaction.
+struct Redacted {
+    redactions: Vec<Redaction>,
+    /// The run's withheld values, for the pin.
+    withheld: WithheldCarry,
+    /// The policy's opt-outs and what each let through, for the audit.
+    let_through: Vec<LetThrough>,
 }
 
 /// The target: the policy's trigger, grown over long instructions when it
@@ -262,7 +275,7 @@ fn finish(
     ctx: &PinContext,
     t: &Transcript,
     built: Built,
-    (redactions, withheld): (Vec<Redaction>, WithheldCarry),
+    redacted: Redacted,
     tokens: &dyn TokenCount,
 ) -> Result<Compaction> {
     let Built {
@@ -273,6 +286,11 @@ fn finish(
         precedence,
         measured,
     } = built;
+    let Redacted {
+        redactions,
+        withheld,
+        let_through,
+    } = redacted;
     let stages = trail::Stages {
         input: t,
         strategy: inputs.strategy,
@@ -281,6 +299,7 @@ fn finish(
         policy: inputs.policy,
         retained: &r,
         redactions: &redactions,
+        let_through: &let_through,
         summary: &summary,
         summary_tokens: measured.tokens.summary,
     };

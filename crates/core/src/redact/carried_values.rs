@@ -85,7 +85,7 @@ impl Redactor {
         }
         for f in self.carried.find(&self.salt, text) {
             let raw = &text[f.start..f.end];
-            if self.known.contains_key(raw) {
+            if self.known.contains_key(raw) || self.allow.kind_allowed(&f.kind) {
                 continue;
             }
             self.known.insert(raw.to_string(), (f.placeholder, f.kind));

@@ -20,6 +20,7 @@
 //! withholds them wherever they reappear. Values already withheld upstream
 //! are left alone.
 
+mod allow;
 mod carried_values;
 pub mod carry;
 mod patterns;
@@ -28,6 +29,7 @@ mod personal_values;
 mod secret_values;
 pub mod secrets;
 
+pub use allow::LetThrough;
 pub use patterns::{iban_valid, luhn_valid};
 
 use std::collections::HashMap;
@@ -194,6 +196,8 @@ pub struct Redactor {
     /// Values withheld by earlier compactions of the run, as hashes.
     carried: carry::Carried,
     carried_in: Vec<carry::CarriedValue>,
+    /// Kinds and fields the policy lets through.
+    allow: allow::Allow,
 }
 
 impl Redactor {
@@ -237,12 +241,22 @@ impl Redactor {
             used: HashMap::new(),
             carried: carry::Carried::default(),
             carried_in: Vec::new(),
+            allow: allow::Allow::new(rules),
         })
     }
 
     fn is_field(&self, key: &str) -> bool {
         let k = key.to_lowercase();
         self.fields.contains(&k)
+    }
+
+    /// The placeholder of a personal value, or `None` when the policy lets
+    /// it through.
+    fn withhold(&mut self, value: &str, kind: &str, key: Option<&str>) -> Option<String> {
+        if self.lets_through(value, kind, key) {
+            return None;
+        }
+        Some(self.placeholder(value, kind))
     }
 
     fn placeholder(&mut self, value: &str, kind: &str) -> String {
@@ -263,6 +277,7 @@ impl Redactor {
     /// and are left as they are.
     pub fn redact_transcript(&mut self, t: &Transcript) -> (Transcript, Vec<Redaction>) {
         self.salt_from(t);
+        self.collect_allowed(t);
         self.collect_transcript(t);
         let mut out = t.clone();
         let mut log = Vec::new();
@@ -355,7 +370,9 @@ impl Redactor {
         if is_withheld(name) || name.chars().count() < MIN_FREE_TEXT_LEN {
             return;
         }
-        let placeholder = self.placeholder(name, kind);
+        let Some(placeholder) = self.withhold(name, kind, None) else {
+            return;
+        };
         let words: Vec<&str> = name.split_whitespace().collect();
         if words.len() < 2 {
             return;
@@ -398,7 +415,7 @@ impl Redactor {
                     if field && !child.is_object() && !child.is_array() {
                         if let Some(s) = scalar_text(child) {
                             if !is_withheld(&s) && s.chars().count() >= MIN_FREE_TEXT_LEN {
-                                self.placeholder(&s, &k.to_lowercase());
+                                self.withhold(&s, &k.to_lowercase(), Some(k));
                             }
                         }
                     } else {
@@ -412,7 +429,7 @@ impl Redactor {
                     if under_field && !item.is_object() && !item.is_array() {
                         if let Some(s) = scalar_text(item) {
                             if !is_withheld(&s) && s.chars().count() >= MIN_FREE_TEXT_LEN {
-                                self.placeholder(&s, "personal");
+                                self.withhold(&s, "personal", None);
                             }
                         }
                     } else {
@@ -452,13 +469,20 @@ impl Redactor {
                     let Some(child) = map.get_mut(&k) else {
                         continue;
                     };
+                    if self.allowed_field(&k, child) {
+                        self.secrets_only(child, item, log);
+                        continue;
+                    }
                     if is_field && !child.is_object() && !child.is_array() && !child.is_null() {
                         let text = scalar_text(child).unwrap_or_default();
                         if is_withheld(&text) || text.is_empty() {
                             continue;
                         }
                         let kind = k.to_lowercase();
-                        let placeholder = self.placeholder(&text, &kind);
+                        let Some(placeholder) = self.withhold(&text, &kind, Some(&k)) else {
+                            self.secrets_only(child, item, log);
+                            continue;
+                        };
                         log.push(Redaction {
                             item: format!("{item}:{k}"),
                             rule: format!("personal_data.fields.{kind}"),
@@ -499,7 +523,10 @@ impl Redactor {
                 if text.is_empty() || is_withheld(&text) {
                     return;
                 }
-                let placeholder = self.placeholder(&text, kind);
+                let Some(placeholder) = self.withhold(&text, kind, None) else {
+                    self.secrets_only(scalar, item, log);
+                    return;
+                };
                 log.push(Redaction {
                     item: item.to_string(),
                     rule: format!("personal_data.fields.{kind}"),
@@ -590,8 +617,10 @@ impl Redactor {
                 else {
                     continue;
                 };
+                let Some(placeholder) = self.withhold(&text[start..end], &name, None) else {
+                    continue;
+                };
                 out.push_str(&text[last..start]);
-                let placeholder = self.placeholder(&text[start..end], &name);
                 log.push(Redaction {
                     item: item.to_string(),
                     rule: format!("personal_data.patterns.{name}"),

@@ -9,17 +9,19 @@ use super::personal::{self, NAME};
 use super::{is_withheld, scalar_text, Redaction, Redactor};
 
 impl Redactor {
-    fn remember_personal(&mut self, value: &str, kind: &str) -> String {
+    /// The placeholder of a personal value found by shape, context or key
+    /// (`None`: the policy lets it through).
+    fn remember_personal(&mut self, value: &str, kind: &str, key: Option<&str>) -> Option<String> {
         if kind == NAME {
             self.name(value, NAME);
         }
-        self.placeholder(value.trim(), kind)
+        self.withhold(value.trim(), kind, key)
     }
 
     /// Pass 1: every personal value in `text`, remembered.
     pub(super) fn collect_personal_in(&mut self, text: &str) {
         for f in personal::scan(text) {
-            self.remember_personal(&text[f.start..f.end], f.kind);
+            self.remember_personal(&text[f.start..f.end], f.kind, None);
         }
     }
 
@@ -33,7 +35,7 @@ impl Redactor {
                 for (k, child) in map {
                     if let Some(text) = scalar_text(child).filter(|t| !is_withheld(t)) {
                         if let Some(kind) = personal::field_kind(k, &text) {
-                            self.remember_personal(&text, kind);
+                            self.remember_personal(&text, kind, Some(k));
                             continue;
                         }
                     }
@@ -58,8 +60,11 @@ impl Redactor {
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
         for f in found {
+            let Some(placeholder) = self.remember_personal(&text[f.start..f.end], f.kind, None)
+            else {
+                continue;
+            };
             out.push_str(&text[last..f.start]);
-            let placeholder = self.remember_personal(&text[f.start..f.end], f.kind);
             log.push(Redaction {
                 item: item.to_string(),
                 rule: format!("personal_data.{}", f.kind),
@@ -88,7 +93,10 @@ impl Redactor {
         let Some(kind) = personal::field_kind(key, &text) else {
             return false;
         };
-        let placeholder = self.remember_personal(&text, kind);
+        let Some(placeholder) = self.remember_personal(&text, kind, Some(key)) else {
+            self.secrets_only(child, item, log);
+            return true;
+        };
         log.push(Redaction {
             item: format!("{item}:{key}"),
             rule: format!("personal_data.{kind}"),

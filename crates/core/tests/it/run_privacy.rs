@@ -194,3 +194,95 @@ fn every_written_file_holds_kinds_and_hashes_never_values() {
         assert!(shape.is_match(detail), "{detail}");
     }
 }
+
+/// A site visit: the tool returns the site's address, its contact and a
+/// token, in the last round (kept verbatim).
+fn site_visit() -> Transcript {
+    let filler = "The engineer checked the boiler logs. ".repeat(20);
+    let site = json!({
+        "job": "J-42",
+        "site_address": format!("{ADDRESS}, Cork T12 X8K2"),
+        "contact": {"name": NAME, "email": EMAIL},
+        "api_token": "ghp_R4nd0mT0k3nF0rT3st1ngPurp0s3sOnly12"
+    });
+    parse(&json!({
+        "model": "m", "max_tokens": 100,
+        "messages": [
+            {"role": "user", "content": "Mission: schedule the boiler repair."},
+            {"role": "assistant", "content": filler},
+            {"role": "user", "content": "Go on."},
+            {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "c1", "name": "get_job", "input": {"job": "J-42"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1",
+                "content": site.to_string()}]}
+        ]
+    }))
+}
+
+fn opt_out(policy: &str) -> (String, Compaction) {
+    let policy = RetentionPolicy::from_toml(policy, &Source("p".into())).unwrap();
+    let ctx = PinContext::first(&kernel(), "t", Utc::now());
+    let (c, mut redactor) = compaction(&site_visit(), &policy, &ctx, "Repair booked.");
+    let out = written(&c);
+    // What is let through is no leak: the written files pass the check.
+    io::check_leaks(&io::serialize(&c).unwrap(), &mut redactor).unwrap();
+    (out, c)
+}
+
+fn let_through_records(c: &Compaction) -> Vec<(String, String)> {
+    c.audit
+        .iter()
+        .filter(|r| r.decision == continuity_core::audit::Decision::Kept && r.kind == "redaction")
+        .map(|r| (r.rule.clone(), r.detail.clone().unwrap_or_default()))
+        .collect()
+}
+
+#[test]
+fn a_field_the_policy_allows_is_let_through_and_audited() {
+    let (out, c) = opt_out("[personal_data]\nallow_fields = [\"site_address\"]\n");
+    assert!(out.contains(&format!("{ADDRESS}, Cork T12 X8K2")), "{out}");
+    // Everything else is withheld as before; credentials always are.
+    assert_eq!(
+        leaked(&out, &[NAME, EMAIL, "ghp_R4nd0m"]),
+        Vec::<&str>::new(),
+        "{out}"
+    );
+    let records = let_through_records(&c);
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0].0, "personal_data.allow_fields.site_address");
+    assert!(
+        records[0].1.starts_with("1 value(s) let through"),
+        "{records:?}"
+    );
+    assert!(!records[0].1.contains(ADDRESS));
+
+    // With no opt-out the same address is withheld.
+    let (out, c) = opt_out("");
+    assert!(!out.contains(ADDRESS));
+    assert!(let_through_records(&c).is_empty());
+}
+
+#[test]
+fn a_kind_the_policy_allows_is_let_through_and_audited() {
+    let (out, c) = opt_out("[personal_data]\nallow_kinds = [\"email\"]\n");
+    assert!(out.contains(EMAIL), "{out}");
+    assert_eq!(
+        leaked(&out, &[NAME, ADDRESS, "ghp_R4nd0m"]),
+        Vec::<&str>::new(),
+        "{out}"
+    );
+    let records = let_through_records(&c);
+    assert!(
+        records
+            .iter()
+            .any(|(rule, _)| rule == "personal_data.allow_kinds.email"),
+        "{records:?}"
+    );
+    // Credentials cannot be let through.
+    let err = RetentionPolicy::from_toml(
+        "[personal_data]\nallow_kinds = [\"secret:github-pat\"]\n",
+        &Source("p".into()),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("never"), "{err}");
+}
