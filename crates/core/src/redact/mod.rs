@@ -646,15 +646,21 @@ impl Redactor {
     /// Patterns are not re-run here: every conversation string already went
     /// through them, and our own numbers (hashes, timings) would trip them.
     /// Secrets (kind `secret:RULE`) are known values too, so a credential
-    /// is looked for in every written file as personal data is.
+    /// is looked for in every written file as personal data is; so are the
+    /// values carried from earlier compactions of the run.
     pub fn find_leak(&mut self, text: &str) -> Option<String> {
-        let re = self.known_regex()?.clone();
-        let m = re.find(text)?;
-        let kind = self
-            .known_value(m.as_str())
-            .map(|(_, k)| k)
-            .unwrap_or_else(|| "personal".into());
-        Some(kind)
+        if let Some(re) = self.known_regex().cloned() {
+            if let Some(m) = re.find(text) {
+                let kind = self.known_value(m.as_str()).map(|(_, k)| k);
+                return Some(kind.unwrap_or_else(|| "personal".into()));
+            }
+        }
+        // A value carried from an earlier compaction, in any spelling.
+        self.carried
+            .find(&self.salt, text)
+            .into_iter()
+            .find(|f| !self.allow.kind_allowed(&f.kind))
+            .map(|f| f.kind)
     }
 
     /// The placeholder and kind of a known value, as written or JSON-escaped.

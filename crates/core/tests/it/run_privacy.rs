@@ -148,6 +148,14 @@ fn a_value_withheld_once_stays_withheld_in_the_run() {
     assert!(out.contains(&name_of(&c1).unwrap_or_default()));
     // The leak check knows the values again too.
     assert!(redactor.find_leak(&format!("x {ACCOUNT} y")).is_some());
+    io::check_leaks(&io::serialize(&c2).unwrap(), &mut redactor).unwrap();
+    // A carried value is a leak in any spelling, seen in this compaction
+    // or not.
+    assert_eq!(
+        redactor.find_leak("ring 353-1-555-0199").as_deref(),
+        Some("phone")
+    );
+    assert_eq!(redactor.find_leak("ring 353-1-555-0198"), None);
 
     // Without the carry (a new run) the detectors alone let them through,
     // in the transcript and in the model's summary: what the pin closes.
@@ -285,4 +293,19 @@ fn a_kind_the_policy_allows_is_let_through_and_audited() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("never"), "{err}");
+}
+
+#[test]
+fn the_carried_hashes_are_sealed_in_the_pin() {
+    let policy = RetentionPolicy::default();
+    let ctx = PinContext::first(&kernel(), "t", Utc::now());
+    let (c, _) = compaction(&first_session(), &policy, &ctx, "The claim is open.");
+    let mut pin: Value = serde_json::from_slice(&c.pin.to_json()).unwrap();
+    assert!(pin["withheld"]["salt"]
+        .as_str()
+        .is_some_and(|s| s.len() == 64));
+    pin["withheld"]["values"][0]["hash"] = json!("0".repeat(32));
+    let edited = PolicyPin::from_json(&serde_json::to_vec(&pin).unwrap()).unwrap();
+    assert!(!edited.seal_ok());
+    assert!(PinContext::after(edited, None, Utc::now()).is_err());
 }
