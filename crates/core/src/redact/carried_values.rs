@@ -10,6 +10,11 @@ impl Redactor {
     /// hash: stable across the run, and never shared by two values.
     pub(super) fn keyed_placeholder(&mut self, value: &str, kind: &str) -> String {
         let hash = carry::keyed_hash(&self.salt, &carry::normal_form(value));
+        // Found again by a detector: as an earlier compaction wrote it (a
+        // name's last word reads as the whole name did).
+        if let Some(p) = self.carried.placeholder_of(&hash) {
+            return p.to_string();
+        }
         let mut n = SHORT_HASH;
         loop {
             let p = format!("<withheld:{kind}:{}>", &hash[..n]);

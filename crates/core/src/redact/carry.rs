@@ -143,6 +143,11 @@ impl Carried {
         self.by_hash.is_empty()
     }
 
+    /// The placeholder an earlier compaction gave the value of this hash.
+    pub fn placeholder_of(&self, hash: &str) -> Option<&str> {
+        self.by_hash.get(hash).map(|(p, _)| p.as_str())
+    }
+
     /// Every span of `text` whose words hash to a carried value, in order
     /// and without overlaps. Only spans of a carried shape are hashed.
     pub fn find(&self, salt: &str, text: &str) -> Vec<Found> {
