@@ -170,6 +170,17 @@ pub struct PersonalDataRules {
     /// with a built-in name replaces that pattern).
     #[serde(default)]
     pub patterns: BTreeMap<String, String>,
+    /// Personal-data kinds let through, where a task needs them (`address`
+    /// for a field engineer's visit). The audit counts what each let
+    /// through. A name that matches no kind lets nothing through;
+    /// credentials are never let through.
+    #[serde(default)]
+    pub allow_kinds: Vec<String>,
+    /// Keys whose scalar values are let through as they are, wherever that
+    /// value appears (`site_address`); credentials in them are still
+    /// withheld.
+    #[serde(default)]
+    pub allow_fields: Vec<String>,
 }
 
 /// What each tool does to the work, where the built-in tables and the shape
@@ -252,6 +263,16 @@ impl RetentionPolicy {
                     "personal_data.patterns.{name} is not a valid regex: {e}"
                 ))
             })?;
+        }
+        if let Some(kind) = policy
+            .personal_data
+            .allow_kinds
+            .iter()
+            .find(|k| k.trim().is_empty() || k.trim().to_lowercase().starts_with("secret"))
+        {
+            return Err(bad(format!(
+                "personal_data.allow_kinds: `{kind}` cannot be let through (credentials never are)"
+            )));
         }
         for (tool, fields) in &policy.evidence.pins {
             if fields.iter().any(|f| f.trim().is_empty()) {

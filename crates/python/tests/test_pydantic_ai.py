@@ -94,10 +94,9 @@ def test_the_agent_compacts_past_the_trigger_and_keeps_kernel_and_evidence() -> 
     for value in planted_pii():
         assert value not in seen, value
     assert ("<withheld:" in seen) == ("<withheld:" in json.dumps(first_c.request, ensure_ascii=False))
-    # The first compaction withholds what it found, as the CLI does. (A
-    # later one sees only what the model wrote since, and the library's
-    # redactor does not know a name it withheld before: a known gap of
-    # re-compacting, in the CLI alike.)
+    # The first compaction withholds what it found, as the CLI does; later
+    # ones withhold it again through the pin's carried hashes (tested in
+    # the core: run_privacy.rs).
     assert any(r["kind"] == "redaction" for r in first_c.audit)
     for value in planted_pii():
         assert all(value.encode() not in data for data in first_c.files.values()), value

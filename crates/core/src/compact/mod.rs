@@ -24,7 +24,8 @@ use crate::governance::pin::{seal_for_release, PinContext, PolicyPin};
 use crate::governance::GovernanceError;
 use crate::kernel::MissionKernel;
 use crate::policy::RetentionPolicy;
-use crate::redact::{Redaction, Redactor};
+use crate::redact::carry::WithheldCarry;
+use crate::redact::{LetThrough, Redaction, Redactor};
 use crate::report::{self, Counts, Identity, Report, SummarizerReport};
 use crate::summarize::Summarizer;
 use crate::tokens::{CachedCount, TokenCount};
@@ -141,6 +142,10 @@ pub fn compact_pinned(
     redactor: &mut Redactor,
 ) -> Result<Compaction> {
     let tokens = &CachedCount::new(tokens);
+    // A value withheld earlier in the run stays withheld.
+    if let Some(previous) = &ctx.previous {
+        redactor.resume(&previous.withheld);
+    }
     // Redact first: everything downstream sees placeholders only.
     let (t, redactions) = redactor.redact_transcript(inputs.transcript);
     let target = target_of(inputs.policy, &t, tokens)?;
@@ -160,7 +165,21 @@ pub fn compact_pinned(
             });
         }
     }
-    finish(inputs, ctx, &t, built, redactions, tokens)
+    let redacted = Redacted {
+        redactions,
+        withheld: redactor.carry(),
+        let_through: redactor.let_through(),
+    };
+    finish(inputs, ctx, &t, built, redacted, tokens)
+}
+
+/// What the redactor did in one compaction.
+struct Redacted {
+    redactions: Vec<Redaction>,
+    /// The run's withheld values, for the pin.
+    withheld: WithheldCarry,
+    /// The policy's opt-outs and what each let through, for the audit.
+    let_through: Vec<LetThrough>,
 }
 
 /// The target: the policy's trigger, grown over long instructions when it
@@ -297,7 +316,7 @@ fn finish(
     ctx: &PinContext,
     t: &Transcript,
     built: Built,
-    redactions: Vec<Redaction>,
+    redacted: Redacted,
     tokens: &dyn TokenCount,
 ) -> Result<Compaction> {
     let Built {
@@ -308,6 +327,11 @@ fn finish(
         precedence,
         measured,
     } = built;
+    let Redacted {
+        redactions,
+        withheld,
+        let_through,
+    } = redacted;
     let stages = trail::Stages {
         input: t,
         strategy: inputs.strategy,
@@ -316,6 +340,7 @@ fn finish(
         policy: inputs.policy,
         retained: &r,
         redactions: &redactions,
+        let_through: &let_through,
         summary: &summary,
         summary_tokens: measured.tokens.summary,
     };
@@ -335,7 +360,7 @@ fn finish(
     report.mission = mission_of(inputs.kernel, t, &r);
     // Release gate: pin the policy and verify it before anything leaves.
     let (pin, mut governance) =
-        seal_for_release(inputs.kernel, ctx).map_err(GovernanceError::from)?;
+        seal_for_release(inputs.kernel, ctx, withheld).map_err(GovernanceError::from)?;
     governance.directives_rejected = r.plan.rejected.len() + summary.rejected.len();
     report.governance = Some(governance);
     let mut all_redactions = redactions;

@@ -12,7 +12,7 @@ use crate::evidence::{Pin, PinKind};
 use crate::governance::memory::RejectedDirective;
 use crate::kernel::MissionKernel;
 use crate::policy::RetentionPolicy;
-use crate::redact::Redaction;
+use crate::redact::{LetThrough, Redaction};
 use crate::report::Counts;
 use crate::tokens::TokenCount;
 use crate::transcript::{Part, PartRec, PartRef, Transcript};
@@ -37,6 +37,8 @@ pub struct Stages<'a> {
     pub retained: &'a Retained,
     /// Personal data withheld from the input.
     pub redactions: &'a [Redaction],
+    /// The policy's opt-outs that let personal data through.
+    pub let_through: &'a [LetThrough],
     pub summary: &'a WrittenSummary,
     pub summary_tokens: usize,
 }
@@ -119,6 +121,16 @@ pub fn trail(s: &Stages<'_>, tokens: &dyn TokenCount) -> Result<Vec<AuditRecord>
         audit.push(
             AuditRecord::new(&r.item, "redaction", Decision::Redacted, &r.rule)
                 .detail(&r.placeholder),
+        );
+    }
+    for l in s.let_through {
+        audit.push(
+            AuditRecord::new("personal_data", "redaction", Decision::Kept, &l.rule).detail(
+                format!(
+                    "{} value(s) let through by the policy, not withheld",
+                    l.values
+                ),
+            ),
         );
     }
     for d in s.retained.plan.rejected.iter().chain(&s.summary.rejected) {

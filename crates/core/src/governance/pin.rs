@@ -17,6 +17,7 @@ pub use crate::error::PinError;
 use crate::error::Source;
 use crate::kernel::constraint::Constraint;
 use crate::kernel::{canonical_hash, MissionKernel};
+use crate::redact::carry::WithheldCarry;
 
 /// The pinned governance state of one rebuild.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -33,6 +34,11 @@ pub struct PolicyPin {
     /// When the policy revision in force was loaded.
     pub policy_loaded_at: DateTime<Utc>,
     pub pinned_at: DateTime<Utc>,
+    /// The values withheld so far in the run, as keyed hashes with the
+    /// run's salt: the next compaction withholds them again. Absent from
+    /// pins written before it existed, whose seals still verify.
+    #[serde(default, skip_serializing_if = "WithheldCarry::is_empty")]
+    pub withheld: WithheldCarry,
     /// SHA-256 of the canonical JSON of every other field: a pin edited after
     /// it was written no longer verifies.
     pub seal: String,
@@ -91,10 +97,20 @@ impl PolicyPin {
             sha256,
             policy_loaded_at: kernel.loaded_at,
             pinned_at: ctx.now,
+            withheld: WithheldCarry::default(),
             seal: String::new(),
         };
         pin.seal = pin.compute_seal();
         Ok(pin)
+    }
+}
+
+impl PolicyPin {
+    /// The pin with the run's withheld values, sealed again.
+    pub fn with_withheld(mut self, withheld: WithheldCarry) -> Self {
+        self.withheld = withheld;
+        self.seal = self.compute_seal();
+        self
     }
 }
 
@@ -197,8 +213,9 @@ pub struct GovernanceReport {
 pub fn seal_for_release(
     kernel: &MissionKernel,
     ctx: &PinContext,
+    withheld: WithheldCarry,
 ) -> Result<(PolicyPin, GovernanceReport), PinError> {
-    let pin = PolicyPin::build(kernel, ctx)?;
+    let pin = PolicyPin::build(kernel, ctx)?.with_withheld(withheld);
     verify_pin(&pin, expected_hash(kernel), ctx.now)?;
     let freshness = (ctx.now - kernel.loaded_at).num_milliseconds().max(0) as f64 / 1000.0;
     let previous_sha256 = ctx.previous.as_ref().map(|p| p.sha256.clone());

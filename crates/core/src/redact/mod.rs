@@ -4,22 +4,32 @@
 //! person-shaped object (a name beside an email, phone, role, title or
 //! address), the name under a signature, every pattern match (emails,
 //! phones, Luhn-valid cards, IBANs) and every collected value found again in
-//! free text (a name's first and last word included) becomes a stable
-//! placeholder `<withheld:KIND:N>`. This holds with no policy; a policy adds
-//! keys and patterns.
+//! free text (a name's first and last word included) becomes a placeholder
+//! `<withheld:KIND:HASH>`, HASH the first digits of a keyed hash of the
+//! value with the run's salt (`carry.rs`). This holds with no policy; a
+//! policy adds keys and patterns.
 //!
 //! Credentials (`secrets/`): provider key formats, values under keys that
 //! name a secret, URL passwords, authorization headers, private keys and
 //! connection-string keys become `<withheld:secret:KIND:HASH>`, HASH from
 //! the value, so the same secret reads the same in every run.
 //!
-//! Placeholders are stable within a run: the same value always gets the same
-//! placeholder. Values already withheld upstream are left alone.
+//! Placeholders are stable within a run, across its compactions too: the
+//! same value always gets the same placeholder, and the policy pin carries
+//! the keyed hashes of every value withheld so far, so the next compaction
+//! withholds them wherever they reappear. Values already withheld upstream
+//! are left alone.
 
+mod allow;
+mod carried_values;
+pub mod carry;
 mod patterns;
+pub mod personal;
+mod personal_values;
 mod secret_values;
 pub mod secrets;
 
+pub use allow::LetThrough;
 pub use patterns::{iban_valid, luhn_valid};
 
 use std::collections::HashMap;
@@ -175,9 +185,19 @@ pub struct Redactor {
     known: HashMap<String, (String, String)>,
     /// Values also searched for in free text (not identifier-like).
     propagate: Vec<String>,
-    counters: HashMap<String, usize>,
     known_regex: Option<Arc<Regex>>,
     secret_rules: &'static secrets::RuleSet,
+    /// The run's key for hashing values; set from the first transcript
+    /// redacted, or from the previous compaction's pin.
+    salt: String,
+    /// placeholder → the keyed hash of the value it was made for, so two
+    /// values never share one.
+    used: HashMap<String, String>,
+    /// Values withheld by earlier compactions of the run, as hashes.
+    carried: carry::Carried,
+    carried_in: Vec<carry::CarriedValue>,
+    /// Kinds and fields the policy lets through.
+    allow: allow::Allow,
 }
 
 impl Redactor {
@@ -215,9 +235,13 @@ impl Redactor {
             patterns,
             known: HashMap::new(),
             propagate: Vec::new(),
-            counters: HashMap::new(),
             known_regex: None,
             secret_rules: secrets::rule_set().map_err(Error::Internal)?,
+            salt: String::new(),
+            used: HashMap::new(),
+            carried: carry::Carried::default(),
+            carried_in: Vec::new(),
+            allow: allow::Allow::new(rules),
         })
     }
 
@@ -226,13 +250,20 @@ impl Redactor {
         self.fields.contains(&k)
     }
 
+    /// The placeholder of a personal value, or `None` when the policy lets
+    /// it through.
+    fn withhold(&mut self, value: &str, kind: &str, key: Option<&str>) -> Option<String> {
+        if self.lets_through(value, kind, key) {
+            return None;
+        }
+        Some(self.placeholder(value, kind))
+    }
+
     fn placeholder(&mut self, value: &str, kind: &str) -> String {
         if let Some((p, _)) = self.known.get(value) {
             return p.clone();
         }
-        let n = self.counters.entry(kind.to_string()).or_insert(0);
-        *n += 1;
-        let p = format!("<withheld:{kind}:{n}>");
+        let p = self.keyed_placeholder(value, kind);
         self.known
             .insert(value.to_string(), (p.clone(), kind.to_string()));
         if value.chars().count() >= MIN_FREE_TEXT_LEN && !identifier_like(value) {
@@ -245,6 +276,8 @@ impl Redactor {
     /// Redact a whole transcript. Tool schemas are developer configuration
     /// and are left as they are.
     pub fn redact_transcript(&mut self, t: &Transcript) -> (Transcript, Vec<Redaction>) {
+        self.salt_from(t);
+        self.collect_allowed(t);
         self.collect_transcript(t);
         let mut out = t.clone();
         let mut log = Vec::new();
@@ -283,19 +316,25 @@ impl Redactor {
     fn collect_transcript(&mut self, t: &Transcript) {
         for text in &t.instructions {
             self.collect_secrets_in(text);
+            self.collect_personal_in(text);
         }
         for m in &t.messages {
             for p in &m.parts {
                 for v in structured_values(&p.part) {
                     self.collect(&v, false);
                     self.collect_signatures(&v);
+                    self.collect_personal(&v);
                 }
                 match &p.part {
                     Part::Text(s) | Part::SystemText(s) => {
                         self.collect_signatures_in(s);
                         self.collect_secrets_in(s);
+                        self.collect_personal_in(s);
                     }
-                    Part::Reasoning { text, .. } => self.collect_secrets_in(text),
+                    Part::Reasoning { text, .. } => {
+                        self.collect_secrets_in(text);
+                        self.collect_personal_in(text);
+                    }
                     Part::ToolCall { args: v, .. }
                     | Part::ToolResult { content: v, .. }
                     | Part::RetryPrompt { content: v, .. }
@@ -331,7 +370,9 @@ impl Redactor {
         if is_withheld(name) || name.chars().count() < MIN_FREE_TEXT_LEN {
             return;
         }
-        let placeholder = self.placeholder(name, kind);
+        let Some(placeholder) = self.withhold(name, kind, None) else {
+            return;
+        };
         let words: Vec<&str> = name.split_whitespace().collect();
         if words.len() < 2 {
             return;
@@ -374,7 +415,7 @@ impl Redactor {
                     if field && !child.is_object() && !child.is_array() {
                         if let Some(s) = scalar_text(child) {
                             if !is_withheld(&s) && s.chars().count() >= MIN_FREE_TEXT_LEN {
-                                self.placeholder(&s, &k.to_lowercase());
+                                self.withhold(&s, &k.to_lowercase(), Some(k));
                             }
                         }
                     } else {
@@ -388,7 +429,7 @@ impl Redactor {
                     if under_field && !item.is_object() && !item.is_array() {
                         if let Some(s) = scalar_text(item) {
                             if !is_withheld(&s) && s.chars().count() >= MIN_FREE_TEXT_LEN {
-                                self.placeholder(&s, "personal");
+                                self.withhold(&s, "personal", None);
                             }
                         }
                     } else {
@@ -403,6 +444,19 @@ impl Redactor {
     fn redact_value(&mut self, v: &mut Value, item: &str, log: &mut Vec<Redaction>) {
         match v {
             Value::String(s) => *s = self.redact_str(s, item, log),
+            Value::Number(n) => {
+                // A number withheld elsewhere (`"ref": 12345678`).
+                let text = n.to_string();
+                self.learn_carried(&text);
+                if let Some((placeholder, kind)) = self.known.get(&text).cloned() {
+                    log.push(Redaction {
+                        item: item.to_string(),
+                        rule: known_rule(&kind),
+                        placeholder: placeholder.clone(),
+                    });
+                    *v = Value::String(placeholder);
+                }
+            }
             Value::Array(items) => {
                 for x in items {
                     self.redact_value(x, item, log);
@@ -415,13 +469,20 @@ impl Redactor {
                     let Some(child) = map.get_mut(&k) else {
                         continue;
                     };
+                    if self.allowed_field(&k, child) {
+                        self.secrets_only(child, item, log);
+                        continue;
+                    }
                     if is_field && !child.is_object() && !child.is_array() && !child.is_null() {
                         let text = scalar_text(child).unwrap_or_default();
                         if is_withheld(&text) || text.is_empty() {
                             continue;
                         }
                         let kind = k.to_lowercase();
-                        let placeholder = self.placeholder(&text, &kind);
+                        let Some(placeholder) = self.withhold(&text, &kind, Some(&k)) else {
+                            self.secrets_only(child, item, log);
+                            continue;
+                        };
                         log.push(Redaction {
                             item: format!("{item}:{k}"),
                             rule: format!("personal_data.fields.{kind}"),
@@ -431,7 +492,9 @@ impl Redactor {
                     } else if is_field {
                         // Everything inside a personal-data key is personal.
                         self.redact_all_scalars(child, &k.to_lowercase(), item, log);
-                    } else if !self.redact_secret_field(&k, child, item, log) {
+                    } else if !self.redact_secret_field(&k, child, item, log)
+                        && !self.redact_personal_field(&k, child, item, log)
+                    {
                         self.redact_value(child, item, log);
                     }
                 }
@@ -460,7 +523,10 @@ impl Redactor {
                 if text.is_empty() || is_withheld(&text) {
                     return;
                 }
-                let placeholder = self.placeholder(&text, kind);
+                let Some(placeholder) = self.withhold(&text, kind, None) else {
+                    self.secrets_only(scalar, item, log);
+                    return;
+                };
                 log.push(Redaction {
                     item: item.to_string(),
                     rule: format!("personal_data.fields.{kind}"),
@@ -497,11 +563,14 @@ impl Redactor {
     }
 
     /// Redact free text: known values first, then secrets, then the
+    /// wider personal data (`personal/`), then the
     /// personal-data patterns (after secrets, so that the password of
     /// `https://u:pw@host.com` is not read as an email).
     pub fn redact_str(&mut self, s: &str, item: &str, log: &mut Vec<Redaction>) -> String {
+        self.learn_carried(s);
         let text = self.replace_known(s, item, log);
         let text = self.redact_secrets(&text, item, log);
+        let text = self.redact_personal(&text, item, log);
         self.redact_patterns(text, item, log)
     }
 
@@ -517,13 +586,9 @@ impl Redactor {
             let (placeholder, kind) = self
                 .known_value(found)
                 .unwrap_or_else(|| ("<withheld:personal>".into(), "personal".into()));
-            let rule = match kind.strip_prefix("secret:") {
-                Some(secret) => format!("secrets.{secret}"),
-                None => format!("personal_data.fields.{kind}"),
-            };
             log.push(Redaction {
                 item: item.to_string(),
-                rule,
+                rule: known_rule(&kind),
                 placeholder: placeholder.clone(),
             });
             out.push_str(&placeholder);
@@ -552,8 +617,10 @@ impl Redactor {
                 else {
                     continue;
                 };
+                let Some(placeholder) = self.withhold(&text[start..end], &name, None) else {
+                    continue;
+                };
                 out.push_str(&text[last..start]);
-                let placeholder = self.placeholder(&text[start..end], &name);
                 log.push(Redaction {
                     item: item.to_string(),
                     rule: format!("personal_data.patterns.{name}"),
@@ -579,15 +646,21 @@ impl Redactor {
     /// Patterns are not re-run here: every conversation string already went
     /// through them, and our own numbers (hashes, timings) would trip them.
     /// Secrets (kind `secret:RULE`) are known values too, so a credential
-    /// is looked for in every written file as personal data is.
+    /// is looked for in every written file as personal data is; so are the
+    /// values carried from earlier compactions of the run.
     pub fn find_leak(&mut self, text: &str) -> Option<String> {
-        let re = self.known_regex()?.clone();
-        let m = re.find(text)?;
-        let kind = self
-            .known_value(m.as_str())
-            .map(|(_, k)| k)
-            .unwrap_or_else(|| "personal".into());
-        Some(kind)
+        if let Some(re) = self.known_regex().cloned() {
+            if let Some(m) = re.find(text) {
+                let kind = self.known_value(m.as_str()).map(|(_, k)| k);
+                return Some(kind.unwrap_or_else(|| "personal".into()));
+            }
+        }
+        // A value carried from an earlier compaction, in any spelling.
+        self.carried
+            .find(&self.salt, text)
+            .into_iter()
+            .find(|f| !self.allow.kind_allowed(&f.kind))
+            .map(|f| f.kind)
     }
 
     /// The placeholder and kind of a known value, as written or JSON-escaped.
@@ -596,6 +669,14 @@ impl Redactor {
             let raw: String = serde_json::from_str(&format!("\"{found}\"")).ok()?;
             self.known.get(&raw).cloned()
         })
+    }
+}
+
+/// The audit rule of a value withheld because it was known.
+fn known_rule(kind: &str) -> String {
+    match kind.strip_prefix("secret:") {
+        Some(secret) => format!("secrets.{secret}"),
+        None => format!("personal_data.fields.{kind}"),
     }
 }
 

@@ -8,11 +8,12 @@ pub const BUILTIN_PATTERNS: &[(&str, &str)] = &[
         "phone",
         r"(?:\+?\d{1,3}[-. ]?)?\(?\b\d{3}\)?[-. ]\d{3}[-. ]\d{4}\b",
     ),
-    ("card_number", r"\b(?:\d[ -]?){12,18}\d\b"),
+    // Before cards: an IBAN's digits may pass Luhn's check.
     (
         "iban",
         r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b",
     ),
+    ("card_number", r"\b(?:\d[ -]?){12,18}\d\b"),
     ("ssn", r"\b\d{3}-\d{2}-\d{4}\b"),
 ];
 
@@ -21,11 +22,41 @@ pub const BUILTIN_PATTERNS: &[(&str, &str)] = &[
 pub fn accept_match(pattern: &str, text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
     let found = &text[start..end];
     match pattern {
-        "card_number" | "card" => luhn_valid(found).then_some((start, end)),
+        "card_number" | "card" => {
+            (luhn_valid(found) && card_prefix_ok(found)).then_some((start, end))
+        }
         "iban" => iban_valid(found).then_some((start, end)),
         "email" => email_span(text, start, end),
         _ => Some((start, end)),
     }
+}
+
+fn builtin_re(name: &str) -> Option<&'static regex::Regex> {
+    static RES: std::sync::OnceLock<Vec<regex::Regex>> = std::sync::OnceLock::new();
+    let res = RES.get_or_init(|| {
+        BUILTIN_PATTERNS
+            .iter()
+            .filter_map(|(_, p)| regex::Regex::new(p).ok())
+            .collect()
+    });
+    let i = BUILTIN_PATTERNS.iter().position(|(n, _)| *n == name)?;
+    res.get(i)
+}
+
+/// The spans of the emails in `text`, as the email pattern accepts them.
+pub fn email_spans(text: &str) -> Vec<(usize, usize)> {
+    builtin_re("email").map_or_else(Vec::new, |re| {
+        re.find_iter(text)
+            .filter_map(|m| email_span(text, m.start(), m.end()))
+            .collect()
+    })
+}
+
+/// The spans of the built-in phone pattern's matches in `text`.
+pub fn phone_spans(text: &str) -> Vec<(usize, usize)> {
+    builtin_re("phone").map_or_else(Vec::new, |re| {
+        re.find_iter(text).map(|m| (m.start(), m.end())).collect()
+    })
 }
 
 /// File extensions that are no top-level domain: `name@2x.png` and
@@ -73,6 +104,24 @@ fn email_span(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
         return None;
     }
     Some((start, end))
+}
+
+/// A card number starts with an issuer's prefix and has that issuer's
+/// length: a 13-digit millisecond timestamp (`1719014504249`) passes
+/// Luhn's check one time in ten, and is no card.
+fn card_prefix_ok(s: &str) -> bool {
+    let d: String = s.chars().filter(char::is_ascii_digit).collect();
+    let n = d.len();
+    let p = |k: usize| d.get(..k).and_then(|x| x.parse::<u32>().ok()).unwrap_or(0);
+    match p(1) {
+        4 => matches!(n, 13 | 16 | 19),
+        5 | 6 => n >= 12,
+        2 => (2221..=2720).contains(&p(4)) && n == 16,
+        3 => {
+            matches!(p(2), 34 | 37) && n == 15 || matches!(p(2), 30 | 35 | 36 | 38 | 39) && n >= 14
+        }
+        _ => false,
+    }
 }
 
 pub fn luhn_valid(s: &str) -> bool {

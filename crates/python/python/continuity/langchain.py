@@ -14,7 +14,7 @@ Messages go to the library as an OpenAI Chat Completions request
 (``convert_to_openai_messages``) and come back with ``convert_to_messages``.
 The compacted list opens with system messages: the input's system text,
 then the rendered kernel; pinned evidence is verbatim and personal data
-is withheld (``<withheld:email:1>``). Requires ``langchain-core`` (and
+is withheld (``<withheld:email:3f9a1c>``). Requires ``langchain-core`` (and
 ``langchain`` 1.x for the middleware).
 """
 

@@ -14,7 +14,7 @@ Two ways in:
   message list and leaves the instructions as the agent sets them.
 
 The compacted history is the library's: pinned evidence verbatim, the
-summary advisory, personal data withheld (``<withheld:email:1>``) in
+summary advisory, personal data withheld (``<withheld:email:3f9a1c>``) in
 everything the model sees after a compaction. Requires ``pydantic-ai``
 (or ``pydantic-ai-slim``) 2.x.
 """
