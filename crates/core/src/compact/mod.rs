@@ -131,7 +131,7 @@ pub fn compact(
 
 /// [`compact`] for a given run: the rebuild's policy pin carries `ctx`'s run
 /// id and sequence and is verified at `ctx.now` before anything is returned.
-/// The request fits the policy's trigger (the target), or the run fails with
+/// The request fits the policy's target, or the run fails with
 /// [`crate::error::Error::OverBudget`] naming what must be kept.
 pub fn compact_pinned(
     inputs: &Inputs<'_>,
@@ -160,14 +160,19 @@ pub fn compact_pinned(
             });
         }
     }
-    finish(inputs, ctx, &t, built, redactions, tokens)
+    finish(inputs, ctx, &t, built, redactions, tokens, target)
 }
 
-/// The target: the policy's trigger, grown over long instructions when it
-/// is only the built-in default (see `CompactionRules::default_target`).
-fn target_of(policy: &RetentionPolicy, t: &Transcript, tokens: &dyn TokenCount) -> Result<usize> {
+/// The target: the policy's (a fraction of its trigger by default), grown
+/// over long instructions when it is only the built-in default (see
+/// `CompactionRules::default_target`).
+pub fn target_of(
+    policy: &RetentionPolicy,
+    t: &Transcript,
+    tokens: &dyn TokenCount,
+) -> Result<usize> {
     let rules = &policy.compaction;
-    let target = rules.trigger_tokens;
+    let target = rules.target();
     if !rules.default_target {
         return Ok(target);
     }
@@ -258,6 +263,7 @@ fn finish(
     built: Built,
     redactions: Vec<Redaction>,
     tokens: &dyn TokenCount,
+    target: usize,
 ) -> Result<Compaction> {
     let Built {
         retained: r,
@@ -291,6 +297,12 @@ fn finish(
     );
     report.precedence = precedence;
     report.budget = r.allocation.report.clone();
+    report.headroom = measure::headroom(
+        inputs.policy.compaction.trigger_tokens.max(target),
+        target,
+        report.tokens.after,
+        measure::growth_per_turn(t, tokens)?,
+    );
     report.mission = mission_of(inputs.kernel, t, &r);
     // Release gate: pin the policy and verify it before anything leaves.
     let (pin, mut governance) =
@@ -391,6 +403,8 @@ fn report_of(
         counts,
         precedence: Vec::new(),
         budget: Default::default(),
+        headroom: Default::default(),
+        recorded: None,
         mission: Default::default(),
         governance: None,
     }

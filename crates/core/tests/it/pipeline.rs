@@ -418,7 +418,7 @@ fn compact_at(
 fn relied_on_evidence_yields_newest_first_when_it_cannot_all_fit_but_policy_pins_never_do() {
     let t = parse(&relied_on_session(12));
     let mut policy = RetentionPolicy::default();
-    policy.compaction.trigger_tokens = 1_000_000;
+    policy.compaction.set_target(1_000_000);
     let all = compact_at(&t, &policy).unwrap();
     assert_eq!(all.report.counts.pins_relied_on_over_budget, 0);
     let text = all.request.visible_text();
@@ -428,7 +428,7 @@ fn relied_on_evidence_yields_newest_first_when_it_cannot_all_fit_but_policy_pins
     );
     // A target that holds about half of that evidence.
     let target = all.report.tokens.after - all.report.tokens.pinned / 2;
-    policy.compaction.trigger_tokens = target;
+    policy.compaction.set_target(target);
     let half = compact_at(&t, &policy).unwrap();
     assert!(half.report.tokens.after <= target);
     let yielded = half.report.counts.pins_relied_on_over_budget;
@@ -446,7 +446,7 @@ fn relied_on_evidence_yields_newest_first_when_it_cannot_all_fit_but_policy_pins
     // The policy's pins are kept whatever they cost: the same target is refused.
     let pins = "[evidence.pins]\nget_host = [\"host_id\", \"port\", \"region\", \"build\"]\n";
     let mut pinned = RetentionPolicy::from_toml(pins, &Source("p".into())).unwrap();
-    pinned.compaction.trigger_tokens = target;
+    pinned.compaction.set_target(target);
     let err = compact_at(&t, &pinned).unwrap_err();
     assert_eq!(err.exit_code(), 5, "{err}");
     assert!(
