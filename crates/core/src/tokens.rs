@@ -116,25 +116,6 @@ pub fn relative_error(predicted: f64, recorded: f64) -> f64 {
     (predicted - recorded).abs() / recorded
 }
 
-/// A counter whose counts are another's times a factor (a calibrated
-/// stand-in for a tokenizer that is not public).
-pub struct Scaled<T> {
-    pub inner: T,
-    pub factor: f64,
-    pub name: String,
-}
-
-impl<T: TokenCount> TokenCount for Scaled<T> {
-    fn count(&self, text: &str) -> Result<usize, Error> {
-        let n = self.inner.count(text)?;
-        Ok((n as f64 * self.factor).round() as usize)
-    }
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,24 +139,5 @@ mod tests {
         assert!(fit(&[]).is_none());
         let o = fit_offset(&[(100.0, 150.0), (200.0, 230.0)]).unwrap();
         assert_eq!((o.factor, o.offset), (1.0, 40.0));
-    }
-
-    #[test]
-    fn a_scaled_counter_multiplies() {
-        struct Words;
-        impl TokenCount for Words {
-            fn count(&self, t: &str) -> Result<usize, Error> {
-                Ok(t.split_whitespace().count())
-            }
-            fn name(&self) -> &str {
-                "words"
-            }
-        }
-        let s = Scaled {
-            inner: Words,
-            factor: 1.5,
-            name: "x".into(),
-        };
-        assert_eq!(s.count("a b c d").unwrap(), 6);
     }
 }
