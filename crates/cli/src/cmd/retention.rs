@@ -89,7 +89,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         super::print_json(&points)?;
     } else {
-        println!("tokens counted in {}", continuity_core::tokens::TokenCount::name(&tokens));
+        println!(
+            "tokens counted in {}",
+            continuity_core::tokens::TokenCount::name(&tokens)
+        );
         print!("{}", render::retention::table(&points));
     }
     Ok(())

@@ -82,7 +82,9 @@ fn recorded(rec: &continuity_core::report::Recorded) -> String {
 fn headroom(r: &continuity_core::report::Report) -> String {
     let h = &r.headroom;
     let turns = match (h.turns, h.growth_per_turn) {
-        (Some(n), Some(g)) => format!(", about {n:.1} turns at the session's recent {g} tokens a turn"),
+        (Some(n), Some(g)) => {
+            format!(", about {n:.1} turns at the session's recent {g} tokens a turn")
+        }
         _ => String::new(),
     };
     format!(
@@ -311,7 +313,16 @@ pub fn plan(plans: &[continuity_core::plan::StrategyPlan]) -> String {
     }
     out.push_str(&format!(
         "{:<13} {:>7} {:>8} {:>7} {:>11} {:>15} {:>8} {:>7} {:>6} {:>15}\n",
-        "strategy", "fixed", "remains", "after", "min trigger", "per 100k @ min", "trigger", "target", "room", "headroom turns"
+        "strategy",
+        "fixed",
+        "remains",
+        "after",
+        "min trigger",
+        "per 100k @ min",
+        "trigger",
+        "target",
+        "room",
+        "headroom turns"
     ));
     for p in plans {
         let turns = match (p.headroom_turns, p.growth_per_turn) {

@@ -160,7 +160,11 @@ fn each_session_is_counted_in_its_agents_unit() {
     let doc = open(&claude);
     let read = doc.read(At::Last).unwrap();
     let a = agent::for_session(&doc, &read, None).unwrap();
-    assert!(a.counter.name().contains("calibrated"), "{}", a.counter.name());
+    assert!(
+        a.counter.name().contains("calibrated"),
+        "{}",
+        a.counter.name()
+    );
     let rec = a.recorded.unwrap();
     let c = rec.calibration.unwrap();
     assert!((0.5..=2.0).contains(&c.factor), "{c:?}");
@@ -197,7 +201,9 @@ fn a_replay_never_compacts_again_at_the_next_turn() {
     for (turn, u) in doc.recorded_usage().iter().enumerate() {
         let read = doc.read(At::Line(u.line)).unwrap();
         let full = count_transcript(&read.transcript, &o).unwrap();
-        let live = last.map_or(full, |(_, after, then, _)| after + full.saturating_sub(then));
+        let live = last.map_or(full, |(_, after, then, _)| {
+            after + full.saturating_sub(then)
+        });
         if live <= policy.compaction.trigger_tokens {
             continue;
         }
@@ -212,7 +218,14 @@ fn a_replay_never_compacts_again_at_the_next_turn() {
             strategy: Strategy::Governed,
         };
         let mut redactor = Redactor::new(&policy.personal_data).unwrap();
-        let c = compact(&inputs, chrono::Utc::now(), &mut Extractive, &o, &mut redactor).unwrap();
+        let c = compact(
+            &inputs,
+            chrono::Utc::now(),
+            &mut Extractive,
+            &o,
+            &mut redactor,
+        )
+        .unwrap();
         let h = &c.report.headroom;
         assert!(h.after <= h.target, "{h:?}");
         assert_eq!(h.target, 21_000);
