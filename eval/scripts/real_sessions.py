@@ -94,6 +94,7 @@ def run_key(binary, key_path, archives, work, extra):
     row.update(
         ours=tally(facts, request),
         ours_tokens=report["tokens"]["after"],
+        tokenizer=report.get("tokenizer", "?"),
         summary_words=report["summarizer"]["words"],
     )
     side = out / "side_by_side.json"
@@ -176,7 +177,8 @@ def main():
             f"at the agent compactions ({n} facts): agent {a}, ours default {o}, "
             f"ours at the agent's size {s}; refused {sum(r['refused_at_agent_size'] for r in with_agent)}"
         )
-    print("tokens: the bundled SmolLM2 tokenizer; wall: seconds per compaction, release build")
+    units = sorted({r.get("tokenizer", "?") for r in rows})
+    print(f"tokens: each session's own unit ({', '.join(units)}); wall: seconds per compaction, release build")
     if args.json:
         serial = [
             {k: (dict(v[0]) if isinstance(v, tuple) else v) for k, v in r.items()} for r in rows

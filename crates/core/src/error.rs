@@ -94,7 +94,7 @@ pub enum Error {
     PrecedenceViolation { count: usize, missing: String },
     /// What must be kept is over the target: no request is returned, since
     /// it would trigger compaction again at once.
-    #[error("the target of {target} tokens is below what must be kept ({must_keep} tokens: {parts}); nothing was written. Raise --target-tokens (or the policy's compaction.trigger_tokens) to at least {must_keep}")]
+    #[error("the target of {target} tokens is below what must be kept ({must_keep} tokens: {parts}); nothing was written. Raise --target-tokens (or the policy's compaction.target_tokens or trigger_tokens) to at least {must_keep}")]
     OverBudget {
         target: usize,
         must_keep: usize,

@@ -15,6 +15,8 @@ use crate::transcript::Transcript;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StrategyPlan {
     pub strategy: String,
+    /// The tokenizer behind every figure (the unit).
+    pub tokenizer: String,
     pub fixed_overhead: usize,
     pub remains: usize,
     pub after: usize,
@@ -27,6 +29,12 @@ pub struct StrategyPlan {
     /// already above it (compaction would repeat at once).
     pub compactions_per_100k_at_policy: Option<f64>,
     pub floor_met_at_policy: bool,
+    /// What the compaction was held under, and the room it leaves before
+    /// the trigger, in tokens and in turns at the recent growth rate.
+    pub target: usize,
+    pub room: usize,
+    pub growth_per_turn: Option<usize>,
+    pub headroom_turns: Option<f64>,
 }
 
 pub fn plan(
@@ -60,6 +68,7 @@ pub fn plan(
         let per_100k = |room: usize| (room > 0).then(|| round2(100_000.0 / room as f64));
         out.push(StrategyPlan {
             strategy: strategy.name().to_string(),
+            tokenizer: c.report.tokenizer.clone(),
             fixed_overhead: t.fixed_overhead,
             remains,
             after: t.after,
@@ -68,6 +77,10 @@ pub fn plan(
             policy_trigger,
             compactions_per_100k_at_policy: per_100k(policy_trigger.saturating_sub(t.after)),
             floor_met_at_policy: c.report.floor.met,
+            target: c.report.headroom.target,
+            room: c.report.headroom.room,
+            growth_per_turn: c.report.headroom.growth_per_turn,
+            headroom_turns: c.report.headroom.turns,
         });
     }
     Ok(out)

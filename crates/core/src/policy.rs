@@ -45,6 +45,12 @@ fn default_version() -> String {
 pub struct CompactionRules {
     /// Compact when the last measured input exceeds this many tokens.
     pub trigger_tokens: usize,
+    /// Compact down to this many tokens [default: `target_fraction` of the
+    /// trigger]. Below the trigger, so the next turns have room.
+    pub target_tokens: Option<usize>,
+    /// The default target as a share of the trigger (see
+    /// [`DEFAULT_TARGET_FRACTION`]).
+    pub target_fraction: f64,
     /// ...and at least this many new tool results arrived since the last one.
     pub min_new_tool_results: usize,
     /// Rounds of tool calls and their results kept verbatim at the end.
@@ -72,6 +78,14 @@ pub struct CompactionRules {
     pub default_target: bool,
 }
 
+/// The default target is 70% of the trigger: a compaction leaves 30% of the
+/// trigger free, so the session grows for several turns before the next
+/// one (at 11k, 3.3k tokens: three to six turns of a typical coding session)
+/// instead of compacting again at the next turn, while the target still
+/// holds what a compaction must keep (under half the trigger by the floor
+/// rule) with room for the tail.
+pub const DEFAULT_TARGET_FRACTION: f64 = 0.7;
+
 /// The default share of the target reserved for the summary: room for the
 /// default word cap with a tokenizer that splits finely.
 pub const DEFAULT_SUMMARY_SHARE: f64 = 0.05;
@@ -96,6 +110,21 @@ impl CompactionRules {
         }
     }
 
+    /// What a compaction must fit under: `target_tokens`, else the
+    /// trigger times `target_fraction`.
+    pub fn target(&self) -> usize {
+        self.target_tokens.unwrap_or_else(|| {
+            ((self.trigger_tokens as f64 * self.target_fraction).floor() as usize).max(1)
+        })
+    }
+
+    /// Set the target and a trigger above it at the default fraction
+    /// (`--target-tokens` alone).
+    pub fn set_target(&mut self, target: usize) {
+        self.target_tokens = Some(target);
+        self.trigger_tokens = ((target as f64 / self.target_fraction).ceil() as usize).max(target);
+    }
+
     /// The tail's token bound.
     pub fn tail_budget(&self) -> usize {
         self.tail_tokens.unwrap_or(self.trigger_tokens / 8)
@@ -106,6 +135,8 @@ impl Default for CompactionRules {
     fn default() -> Self {
         CompactionRules {
             trigger_tokens: 11_000,
+            target_tokens: None,
+            target_fraction: DEFAULT_TARGET_FRACTION,
             min_new_tool_results: 3,
             tail_rounds: 1,
             stub_threshold_chars: 300,
@@ -253,6 +284,19 @@ impl RetentionPolicy {
             if !(0.0..=0.5).contains(&share) {
                 return Err(bad(format!("compaction.{name} must be between 0 and 0.5")));
             }
+        }
+        let c = &policy.compaction;
+        if !(c.target_fraction > 0.0 && c.target_fraction <= 1.0) {
+            return Err(bad(
+                "compaction.target_fraction must be above 0 and at most 1".into(),
+            ));
+        }
+        if c.target_tokens
+            .is_some_and(|t| t == 0 || t > c.trigger_tokens)
+        {
+            return Err(bad(
+                "compaction.target_tokens must be at least 1 and at most trigger_tokens".into(),
+            ));
         }
         if policy.compaction.tail_rounds == 0 {
             return Err(bad("compaction.tail_rounds must be at least 1".into()));

@@ -38,6 +38,38 @@ pub struct Floor {
     pub remains: usize,
 }
 
+/// What a compaction leaves before the next one: the trigger, the target
+/// it compacted to, and the room between, in tokens and in turns at the
+/// session's recent growth rate.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Headroom {
+    pub trigger: usize,
+    pub target: usize,
+    pub after: usize,
+    /// trigger − after.
+    pub room: usize,
+    /// Tokens per turn over the input's last turns (none with fewer than
+    /// two assistant turns).
+    pub growth_per_turn: Option<usize>,
+    /// room ÷ growth, rounded down to a tenth.
+    pub turns: Option<f64>,
+}
+
+/// Our count beside the provider's, where the transcript records one.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Recorded {
+    /// The latest request the transcript recorded usage for (`--at N`).
+    pub line: usize,
+    /// The provider's count of that request (its own tokenizer, the
+    /// harness's system prompt and tool schemas included).
+    pub provider_tokens: u64,
+    /// Our count of the same request, in the report's unit.
+    pub our_tokens: usize,
+    /// What the transcript does not hold, fitted over the recorded
+    /// requests: provider ≈ factor × ours + unseen.
+    pub calibration: Option<crate::tokens::Calibration>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct TriggerCheck {
     pub threshold: usize,
@@ -162,6 +194,7 @@ pub struct Report {
     pub input: String,
     pub format: String,
     pub strategy: String,
+    /// The tokenizer behind every token figure of the report (the unit).
     pub tokenizer: String,
     pub kernel: Identity,
     pub policy: Identity,
@@ -174,6 +207,11 @@ pub struct Report {
     /// Must-persist items checked after the rebuild (governed only).
     pub precedence: Vec<PrecedenceItem>,
     pub budget: BudgetReport,
+    pub headroom: Headroom,
+    /// Our count beside the provider's (session transcripts that record
+    /// usage).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recorded: Option<Recorded>,
     pub mission: MissionReport,
     /// Policy pin and freshness of this rebuild.
     #[serde(skip_serializing_if = "Option::is_none")]

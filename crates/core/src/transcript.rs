@@ -196,6 +196,11 @@ pub struct Transcript {
 }
 
 impl Transcript {
+    /// The model the request names (`model` in its body), if any.
+    pub fn model(&self) -> Option<&str> {
+        self.envelope.get("model").and_then(Value::as_str)
+    }
+
     pub fn instructions_text(&self) -> String {
         self.instructions.join("\n\n")
     }

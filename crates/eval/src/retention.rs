@@ -205,7 +205,7 @@ pub fn measure(
     summarizer: &mut dyn Summarizer,
 ) -> Result<SessionResult, RetentionError> {
     let mut policy = setup.policy.clone();
-    policy.compaction.trigger_tokens = target;
+    policy.compaction.set_target(target);
     let fail = |source: Error| RetentionError::Compaction {
         session: case.name.clone(),
         source,

@@ -3,6 +3,7 @@
 //! the prompts, and the registry from a summarizer's name to a
 //! [`Summarizer`].
 
+pub mod agent;
 pub mod prompts;
 pub mod summarizer;
 pub mod tokenizer;

@@ -1,7 +1,10 @@
-//! Exact token counts with a real tokenizer (`tokenizers` crate).
+//! Exact token counts with a real tokenizer: a `tokenizers` tokenizer, or
+//! OpenAI's o200k_base (`tiktoken-rs`, its ranks compiled in), or either
+//! times a calibrated factor.
 //!
-//! The default is SmolLM2-135M's tokenizer, built from its GGUF vocabulary and
-//! shipped in `tokenizers/`, so counting works offline with no download.
+//! The bundled fallback is SmolLM2-135M's tokenizer, built from its GGUF
+//! vocabulary and shipped in `tokenizers/`; both work offline with no
+//! download.
 
 use std::path::Path;
 
@@ -12,10 +15,29 @@ use continuity_core::tokens::TokenCount;
 pub const DEFAULT_TOKENIZER_NAME: &str = "smollm2-135m";
 const DEFAULT_TOKENIZER_JSON: &[u8] = include_bytes!("../../../tokenizers/smollm2-135m.json");
 
+/// The name `--tokenizer` takes for OpenAI's o200k_base.
+pub const O200K_NAME: &str = "o200k_base";
+
 pub struct TokenCounter {
-    tokenizer: tokenizers::Tokenizer,
+    backend: Backend,
     name: String,
     pub sha256: String,
+}
+
+enum Backend {
+    Hf(Box<tokenizers::Tokenizer>),
+    O200k(&'static tiktoken_rs::CoreBPE),
+    /// Another counter's counts times a factor (a calibrated stand-in).
+    Scaled(Box<TokenCounter>, f64),
+}
+
+/// o200k_base, built once from the ranks compiled into `tiktoken-rs`.
+fn o200k() -> Result<&'static tiktoken_rs::CoreBPE, String> {
+    static BPE: std::sync::OnceLock<Result<tiktoken_rs::CoreBPE, String>> =
+        std::sync::OnceLock::new();
+    BPE.get_or_init(|| tiktoken_rs::o200k_base().map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 impl TokenCounter {
@@ -25,10 +47,35 @@ impl TokenCounter {
             .map_err(|e| Error::Internal(format!("bundled tokenizer: {e}")))
     }
 
-    /// `--tokenizer`: a `tokenizer.json` file, a GGUF file, or the name of a
-    /// model in the manifest (its GGUF is resolved and its vocabulary used).
+    /// OpenAI's o200k_base (GPT-4o, GPT-4.1, GPT-5, o1/o3/o4, Codex).
+    pub fn o200k_base() -> Result<Self, Error> {
+        Ok(TokenCounter {
+            backend: Backend::O200k(o200k().map_err(Error::Tokenizer)?),
+            name: O200K_NAME.into(),
+            sha256: String::new(),
+        })
+    }
+
+    /// This counter's counts times `factor`, under `name`.
+    pub fn scaled(self, factor: f64, name: String) -> Self {
+        TokenCounter {
+            sha256: self.sha256.clone(),
+            backend: Backend::Scaled(Box::new(self), factor),
+            name,
+        }
+    }
+
+    /// `--tokenizer`: `o200k_base`, a `tokenizer.json` file, a GGUF file, or
+    /// the name of a model in the manifest (its GGUF is resolved and its
+    /// vocabulary used).
     pub fn from_spec(spec: &str) -> Result<Self, InputError> {
         let path = Path::new(spec);
+        if spec == O200K_NAME && !path.exists() {
+            return Self::o200k_base().map_err(|e| InputError::InvalidTokenizer {
+                file: Source(spec.to_string()),
+                message: e.to_string(),
+            });
+        }
         let is_gguf = path.extension().is_some_and(|e| e == "gguf");
         if is_gguf
             || (!path.exists()
@@ -88,7 +135,7 @@ impl TokenCounter {
             .map_err(|e| e.to_string())?
             .with_padding(None);
         Ok(TokenCounter {
-            tokenizer,
+            backend: Backend::Hf(Box::new(tokenizer)),
             name: name.to_string(),
             sha256: sha256_hex(bytes),
         })
@@ -99,7 +146,7 @@ impl TokenCounter {
             tokenizer.with_padding(None);
         }
         TokenCounter {
-            tokenizer,
+            backend: Backend::Hf(Box::new(tokenizer)),
             name: name.to_string(),
             sha256: String::new(),
         }
@@ -112,10 +159,18 @@ impl TokenCount for TokenCounter {
             return Ok(0);
         }
         // No special tokens: we count the text itself, not a chat template.
-        self.tokenizer
-            .encode(text, false)
-            .map(|e| e.len())
-            .map_err(|e| Error::Tokenizer(e.to_string()))
+        match &self.backend {
+            Backend::Hf(t) => t
+                .encode(text, false)
+                .map(|e| e.len())
+                .map_err(|e| Error::Tokenizer(e.to_string())),
+            Backend::O200k(bpe) => Ok(bpe.encode_ordinary(text).len()),
+            // Up, not to the nearest: the budget sums the counts of many
+            // parts, and rounding each down would let the whole overshoot.
+            Backend::Scaled(inner, factor) => {
+                Ok((inner.count(text)? as f64 * factor).ceil() as usize)
+            }
+        }
     }
 
     fn name(&self) -> &str {

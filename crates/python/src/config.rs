@@ -154,6 +154,13 @@ impl Policy {
         self.inner.compaction.trigger_tokens
     }
 
+    /// What a compaction ends under: `[compaction] target_tokens`, else
+    /// `target_fraction` (0.7) of the trigger.
+    #[getter]
+    fn target_tokens(&self) -> usize {
+        self.inner.compaction.target()
+    }
+
     /// `[compaction] min_new_tool_results`.
     #[getter]
     fn min_new_tool_results(&self) -> usize {

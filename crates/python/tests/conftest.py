@@ -144,11 +144,14 @@ def bundled_session() -> Session:
 
 
 def tight_policy(trigger_tokens: int) -> dict[str, Any]:
-    """The example's policy with another trigger, as a dict."""
+    """The example's policy with another trigger, as a dict, compacting down
+    to the trigger itself (no headroom: these tests are about the hooks, and
+    a tight trigger leaves no room below it)."""
     import tomllib
 
     policy = tomllib.loads((EXAMPLE / "policy.toml").read_text())
     policy["compaction"]["trigger_tokens"] = trigger_tokens
+    policy["compaction"]["target_tokens"] = trigger_tokens
     return policy
 
 

@@ -201,7 +201,9 @@ pub fn run_fitting(
         match outcome {
             Ok(c) => return c,
             Err(Error::OverBudget { must_keep, .. }) => {
-                policy.compaction.trigger_tokens = must_keep + must_keep / 20 + 16;
+                policy
+                    .compaction
+                    .set_target(must_keep + must_keep / 20 + 16);
             }
             Err(e) => panic!("compaction failed: {e}"),
         }

@@ -26,7 +26,7 @@ pub struct Args {
     summarizers: Vec<String>,
     #[arg(long, value_enum, default_value = "governed")]
     strategy: StrategyArg,
-    /// Tokenizer: a tokenizer.json, a .gguf, or a model name [default: bundled smollm2-135m]
+    /// Tokenizer: o200k_base, a tokenizer.json, a .gguf, or a model name [default: the first input's agent's: o200k_base for OpenAI models, else the bundled smollm2-135m]
     #[arg(long, value_name = "SPEC")]
     tokenizer: Option<String>,
     /// CSV file, one row per compaction
@@ -49,7 +49,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let strategy = args.strategy.into();
     let kernel = io::load_kernel(&args.kernel, chrono::Utc::now())?;
     let policy = io::load_policy(args.policy.as_deref())?;
-    let tokens = super::load_tokenizer(args.tokenizer.as_deref())?;
     let mut cases = Vec::with_capacity(args.inputs.len());
     for input in &args.inputs {
         let (transcript, source) = io::read_transcript(input)?;
@@ -58,6 +57,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             transcript,
         });
     }
+    let tokens = super::tokenizer_for(
+        args.tokenizer.as_deref(),
+        cases.first().map(|c| &c.transcript),
+    )?;
     let names = summarizer_names(&args.summarizers)?;
     let mut boxed: Vec<Box<dyn continuity_core::summarize::Summarizer>> =
         Vec::with_capacity(names.len());
@@ -89,6 +92,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     )?;
     bar.finish_and_clear();
     write_whole(&args.csv, &bench::to_csv(&rows))?;
+    println!(
+        "tokens counted in {}",
+        continuity_core::tokens::TokenCount::name(&tokens)
+    );
     print!("{}", table(&bench::summarize(&rows)));
     if !args.quiet {
         eprintln!(

@@ -53,11 +53,10 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let now = chrono::Utc::now();
     let (kernel, policy) = super::load_rules(&args.common, now)?;
-    let tokens = super::load_tokenizer(args.common.tokenizer.as_deref())?;
     let setup = Setup {
         kernel: &kernel,
         policy: &policy,
-        tokens: &tokens,
+        tokenizer: args.common.tokenizer.as_deref(),
         strategy: args.strategy.into(),
         run_id: args.run_id.as_deref(),
     };

@@ -38,16 +38,23 @@ pub struct Common {
     /// Retention policy (TOML); built-in defaults when absent
     #[arg(long, value_name = "P.toml")]
     pub policy: Option<PathBuf>,
-    /// Target (and trigger) in tokens: the compacted request stays at or
-    /// under it, or the run fails with exit code 5 [default: the policy's
-    /// compaction.trigger_tokens]
+    /// Target in tokens: the compacted request stays at or under it, or the
+    /// run fails with exit code 5 [default: the policy's target, 0.7 of its
+    /// trigger]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub target_tokens: Option<u64>,
+    /// Trigger in tokens: compact when the request is over it [default: the
+    /// policy's compaction.trigger_tokens; with --target-tokens alone, the
+    /// target ÷ 0.7]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub trigger_tokens: Option<u64>,
     /// Summarizer: none | extractive | smollm2-135m | qwen2.5-0.5b | gemma3-270m | NAME:PATH.gguf (on-device models are experimental)
     #[arg(long, default_value = "extractive")]
     pub summarizer: String,
-    /// Tokenizer for exact counts: a tokenizer.json, a .gguf, or a model name
-    /// (smollm2-135m, qwen2.5-0.5b, gemma3-270m) [default: bundled smollm2-135m]
+    /// Tokenizer for exact counts: o200k_base, a tokenizer.json, a .gguf, or
+    /// a model name (smollm2-135m, qwen2.5-0.5b, gemma3-270m) [default: the
+    /// agent's: o200k_base for OpenAI models, the bundled smollm2-135m
+    /// calibrated on the recorded usage for Claude, else the bundled one]
     #[arg(long, value_name = "SPEC")]
     pub tokenizer: Option<String>,
 }
@@ -86,6 +93,14 @@ pub fn load_tokenizer(spec: Option<&str>) -> anyhow::Result<TokenCounter> {
     })
 }
 
+/// `--tokenizer SPEC`, else the tokenizer of the model `t` names.
+pub fn tokenizer_for(spec: Option<&str>, t: Option<&Transcript>) -> anyhow::Result<TokenCounter> {
+    Ok(match spec {
+        Some(s) => TokenCounter::from_spec(s)?,
+        None => continuity_models::agent::for_model(t.and_then(Transcript::model))?,
+    })
+}
+
 /// What `compact` and `plan` read before they start.
 pub struct Loaded {
     pub transcript: Transcript,
@@ -101,20 +116,29 @@ pub fn load(
     common: &Common,
     now: chrono::DateTime<chrono::Utc>,
 ) -> anyhow::Result<Loaded> {
-    let (transcript, source) = io::read_transcript(input)?;
+    let (bytes, source) = io::read_input(input)?;
+    let doc = continuity_core::formats::open(&bytes, &source)?;
+    let read = doc.read(continuity_core::formats::At::Last)?;
+    let over = common
+        .tokenizer
+        .as_deref()
+        .map(TokenCounter::from_spec)
+        .transpose()?;
+    let agent = continuity_models::agent::for_session(&doc, &read, over)?;
     let (kernel, policy) = load_rules(common, now)?;
     Ok(Loaded {
-        transcript,
+        transcript: read.transcript,
         source,
         kernel,
         policy,
         summarizer: continuity_models::by_name(&common.summarizer)?,
-        tokens: load_tokenizer(common.tokenizer.as_deref())?,
+        tokens: agent.counter,
     })
 }
 
 /// `--kernel` (else the session's own mission) and `--policy` (else the
-/// defaults), with `--target-tokens` over the policy's trigger.
+/// defaults), with `--trigger-tokens` and `--target-tokens` over the
+/// policy's.
 pub fn load_rules(
     common: &Common,
     now: chrono::DateTime<chrono::Utc>,
@@ -124,10 +148,22 @@ pub fn load_rules(
         None => MissionKernel::session(now)?,
     };
     let mut policy = io::load_policy(common.policy.as_deref())?;
-    if let Some(n) = common.target_tokens {
-        policy.compaction.trigger_tokens = usize::try_from(n)?;
+    let c = &mut policy.compaction;
+    let target = common.target_tokens.map(usize::try_from).transpose()?;
+    let trigger = common.trigger_tokens.map(usize::try_from).transpose()?;
+    match (trigger, target) {
+        (Some(tr), Some(ta)) if ta > tr => {
+            return Err(crate::exit::Usage(format!(
+                "--target-tokens {ta} is above --trigger-tokens {tr}: a compaction must end below the point that starts it"
+            ))
+            .into())
+        }
+        (Some(tr), Some(ta)) => (c.trigger_tokens, c.target_tokens) = (tr, Some(ta)),
+        (None, Some(ta)) => c.set_target(ta),
+        (Some(tr), None) => (c.trigger_tokens, c.target_tokens) = (tr, None),
+        (None, None) => {}
     }
-    policy.compaction.default_target = common.policy.is_none() && common.target_tokens.is_none();
+    c.default_target = common.policy.is_none() && target.is_none() && trigger.is_none();
     Ok((kernel, policy))
 }
 

@@ -34,31 +34,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         return super::print_json(&plans);
     }
-    println!(
-        "{:<13} {:>9} {:>8} {:>8} {:>12} {:>16} {:>18}",
-        "strategy",
-        "fixed",
-        "remains",
-        "after",
-        "min trigger",
-        "per 100k @ min",
-        "per 100k @ policy"
-    );
-    for p in &plans {
-        let at_policy = p
-            .compactions_per_100k_at_policy
-            .map(|x| format!("{x:.2} (T={})", p.policy_trigger))
-            .unwrap_or_else(|| format!("n/a (T={} < after)", p.policy_trigger));
-        println!(
-            "{:<13} {:>9} {:>8} {:>8} {:>12} {:>16.2} {:>18}",
-            p.strategy,
-            p.fixed_overhead,
-            p.remains,
-            p.after,
-            p.min_trigger,
-            p.compactions_per_100k_at_min,
-            at_policy
-        );
-    }
+    print!("{}", crate::render::plan(&plans));
     Ok(())
 }

@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long, required = true, num_args = 1.., value_name = "Q.json")]
     questions: Vec<PathBuf>,
     /// Targets in tokens, one point of the curve each [default: the policy's
-    /// trigger, or --target-tokens]
+    /// target, or --target-tokens]
     #[arg(long, value_delimiter = ',', value_name = "N,N,...")]
     targets: Vec<usize>,
     #[command(flatten)]
@@ -45,7 +45,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let (kernel, mut policy) = super::load_rules(&args.common, now)?;
     // Targets given on the command line are chosen: they never grow.
     policy.compaction.default_target &= args.targets.is_empty();
-    let tokens = super::load_tokenizer(args.common.tokenizer.as_deref())?;
     let mut summarizer = continuity_models::by_name(&args.common.summarizer)?;
     let mut cases = Vec::with_capacity(args.sessions.len());
     for (session, questions) in args.sessions.iter().zip(&args.questions) {
@@ -56,8 +55,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             questions: retention::load_questions(questions)?,
         });
     }
+    // In the first session's agent's tokens (one unit for the whole curve).
+    let tokens = super::tokenizer_for(
+        args.common.tokenizer.as_deref(),
+        cases.first().map(|c| &c.transcript),
+    )?;
     let targets = if args.targets.is_empty() {
-        vec![policy.compaction.trigger_tokens]
+        vec![policy.compaction.target()]
     } else {
         args.targets.clone()
     };
@@ -85,6 +89,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         super::print_json(&points)?;
     } else {
+        println!(
+            "tokens counted in {}",
+            continuity_core::tokens::TokenCount::name(&tokens)
+        );
         print!("{}", render::retention::table(&points));
     }
     Ok(())

@@ -24,7 +24,9 @@ use crate::render;
 pub struct Setup<'a> {
     pub kernel: &'a MissionKernel,
     pub policy: &'a RetentionPolicy,
-    pub tokens: &'a TokenCounter,
+    /// `--tokenizer`; without it each session is counted in its agent's
+    /// tokens (`continuity_models::agent`).
+    pub tokenizer: Option<&'a str>,
     pub strategy: Strategy,
     pub run_id: Option<&'a str>,
 }
@@ -65,6 +67,9 @@ pub fn compact_one(
 ) -> anyhow::Result<Outcome> {
     let doc = formats::open(bytes, source)?;
     let read = doc.read(at)?;
+    let over = setup.tokenizer.map(TokenCounter::from_spec).transpose()?;
+    let agent = continuity_models::agent::for_session(&doc, &read, over)?;
+    let tokens = &agent.counter;
     let mut redactor = Redactor::new(&setup.policy.personal_data)?;
     let input_name = source.to_string();
     let ctx = io::pin_context(
@@ -74,7 +79,7 @@ pub fn compact_one(
         setup.run_id,
         chrono::Utc::now(),
     )?;
-    let c = compact_pinned(
+    let mut c = compact_pinned(
         &Inputs {
             transcript: &read.transcript,
             input_name: &input_name,
@@ -84,13 +89,14 @@ pub fn compact_one(
         },
         &ctx,
         summarizer,
-        setup.tokens,
+        tokens,
         &mut redactor,
     )?;
+    c.report.recorded = agent.recorded;
     let mut files = io::serialize(&c)?;
     files.files.push(("origin.json", json(&read.origin)?));
     let want_key = keyed.is_some();
-    let side = side_by_side(&doc, &read, &c, setup.tokens, &mut redactor, keyed)?;
+    let side = side_by_side(&doc, &read, &c, tokens, &mut redactor, keyed)?;
     if want_key && side.is_none() {
         return Err(crate::exit::Usage(format!(
             "{source}: --key judges the agent's compaction beside ours, and there is none at this point; read the transcript at one with --at compaction:K"

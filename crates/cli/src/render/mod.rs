@@ -18,15 +18,14 @@ pub fn compaction(c: &Compaction, written: &[String]) -> String {
         r.input, r.format, r.strategy, r.summarizer.name
     );
     out.push_str(&format!(
-        "      tokens {} -> {} ({:.1}% smaller; fixed {}, kernel {}, pinned {}, user {}, summary {}, tail {})\n",
-        t.before, t.after, r.reduction_pct, t.fixed_overhead, t.kernel, t.pinned, t.user, t.summary, t.tail
+        "      tokens {} -> {} ({:.1}% smaller; fixed {}, kernel {}, pinned {}, user {}, summary {}, tail {}), counted in {}\n",
+        t.before, t.after, r.reduction_pct, t.fixed_overhead, t.kernel, t.pinned, t.user, t.summary, t.tail, r.tokenizer
     ));
-    out.push_str(&format!(
-        "       floor required {} vs trigger {}: {}\n",
-        r.floor.required,
-        r.floor.trigger,
-        if r.floor.met { "met" } else { "NOT met" }
-    ));
+    if let Some(rec) = &r.recorded {
+        out.push_str(&recorded(rec));
+    }
+    out.push_str(&headroom(r));
+    out.push_str(&floor(r));
     out.push_str(&format!(
         "     audit {} records: {} pins, {} stubs, {} redactions\n",
         c.audit.len(),
@@ -61,6 +60,54 @@ pub fn compaction(c: &Compaction, written: &[String]) -> String {
     }
     out.push_str(&format!("       wrote {}\n", written.join(", ")));
     out
+}
+
+/// Our count beside the provider's, and what the transcript does not hold.
+fn recorded(rec: &continuity_core::report::Recorded) -> String {
+    let mut out = format!(
+        "    recorded the provider counted {} input tokens for the request at line {}; we count {} of it in the transcript",
+        rec.provider_tokens, rec.line, rec.our_tokens
+    );
+    if let Some(c) = &rec.calibration {
+        out.push_str(&format!(
+            " (over {} recorded requests: provider ≈ {:.3} × ours + {:.0} unseen: the harness's system prompt, tool schemas, hidden reasoning)",
+            c.pairs, c.factor, c.offset
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+/// Trigger, target and the room a compaction leaves, in turns.
+fn headroom(r: &continuity_core::report::Report) -> String {
+    let h = &r.headroom;
+    let turns = match (h.turns, h.growth_per_turn) {
+        (Some(n), Some(g)) => {
+            format!(", about {n:.1} turns at the session's recent {g} tokens a turn")
+        }
+        _ => String::new(),
+    };
+    format!(
+        "    headroom compacted to {} under the target {} (must keep {}); the next compaction starts over the trigger {}: room for {} tokens{}\n",
+        h.after, h.target, r.budget.must_keep, h.trigger, h.room, turns
+    )
+}
+
+/// The floor rule in words: whether a compaction frees as much as it keeps.
+fn floor(r: &continuity_core::report::Report) -> String {
+    let f = &r.floor;
+    let fixed = r.tokens.fixed_overhead;
+    if f.met {
+        format!(
+            "       floor met: kept {} beyond the fixed {}; the trigger {} is at least fixed + 2 × kept = {}, so each compaction frees at least what it keeps\n",
+            f.remains, fixed, f.trigger, f.required
+        )
+    } else {
+        format!(
+            "       floor not met (not an error): kept {} beyond the fixed {}; the trigger {} is under fixed + 2 × kept = {}, so a compaction frees less than it keeps and they come often (a trigger of at least {} avoids that)\n",
+            f.remains, fixed, f.trigger, f.required, f.required
+        )
+    }
 }
 
 /// One model run's timings, from a summarizer's report or `generate`.
@@ -252,6 +299,48 @@ pub fn side_by_side_line(s: &continuity_eval::literal::SideBySide) -> String {
         out.push_str(&format!(
             "         answer key: {a}/{n} supported, {ac} contradicted (agent) vs {o}/{n} supported, {oc} contradicted (ours)\n",
             n = k.ours.facts.len()
+        ));
+    }
+    out
+}
+
+/// `plan` as a table, with the unit and the headroom at the policy's
+/// trigger and target.
+pub fn plan(plans: &[continuity_core::plan::StrategyPlan]) -> String {
+    let mut out = String::new();
+    if let Some(p) = plans.first() {
+        out.push_str(&format!("tokens counted in {}\n", p.tokenizer));
+    }
+    out.push_str(&format!(
+        "{:<13} {:>7} {:>8} {:>7} {:>11} {:>15} {:>8} {:>7} {:>6} {:>15}\n",
+        "strategy",
+        "fixed",
+        "remains",
+        "after",
+        "min trigger",
+        "per 100k @ min",
+        "trigger",
+        "target",
+        "room",
+        "headroom turns"
+    ));
+    for p in plans {
+        let turns = match (p.headroom_turns, p.growth_per_turn) {
+            (Some(n), Some(g)) => format!("{n:.1} @ {g}/turn"),
+            _ => "n/a".into(),
+        };
+        out.push_str(&format!(
+            "{:<13} {:>7} {:>8} {:>7} {:>11} {:>15.2} {:>8} {:>7} {:>6} {:>15}\n",
+            p.strategy,
+            p.fixed_overhead,
+            p.remains,
+            p.after,
+            p.min_trigger,
+            p.compactions_per_100k_at_min,
+            p.policy_trigger,
+            p.target,
+            p.room,
+            turns
         ));
     }
     out

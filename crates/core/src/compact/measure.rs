@@ -4,8 +4,9 @@
 use crate::error::Result;
 use crate::kernel::MissionKernel;
 use crate::policy::CompactionRules;
-use crate::report::{Floor, Tokens, TriggerCheck};
+use crate::report::{Floor, Headroom, Tokens, TriggerCheck};
 use crate::tokens::TokenCount;
+use crate::transcript::Role;
 use crate::transcript::{compact_json, Transcript};
 
 use super::rebuild::Rebuilt;
@@ -128,4 +129,50 @@ pub fn measure(
         },
         trigger: TriggerCheck::of(rules, before, new_tool_results),
     })
+}
+
+/// Turns the growth rate is taken over: recent enough to follow the
+/// session's current work, long enough to smooth one large result.
+pub const GROWTH_TURNS: usize = 10;
+
+/// Tokens a turn adds, over the last [`GROWTH_TURNS`] whole turns (a turn:
+/// an assistant message and what follows it up to the next one); `None`
+/// with fewer than two assistant messages.
+pub fn growth_per_turn(t: &Transcript, tokens: &dyn TokenCount) -> Result<Option<f64>> {
+    let starts: Vec<usize> = t
+        .messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.role == Role::Assistant)
+        .map(|(i, _)| i)
+        .collect();
+    if starts.len() < 2 {
+        return Ok(None);
+    }
+    let last = starts.len() - 1;
+    let k = GROWTH_TURNS.min(last);
+    let mut n = 0;
+    for m in &t.messages[starts[last - k]..starts[last]] {
+        for p in &m.parts {
+            n += tokens.count(&p.part.visible_text())?;
+        }
+    }
+    Ok(Some(n as f64 / k as f64))
+}
+
+/// Room between the compacted request and the trigger, in turns at the
+/// session's recent growth rate.
+pub fn headroom(trigger: usize, target: usize, after: usize, growth: Option<f64>) -> Headroom {
+    let room = trigger.saturating_sub(after);
+    let turns = growth
+        .filter(|g| *g > 0.0)
+        .map(|g| (room as f64 / g * 10.0).floor() / 10.0);
+    Headroom {
+        trigger,
+        target,
+        after,
+        room,
+        growth_per_turn: growth.map(|g| g.round() as usize),
+        turns,
+    }
 }

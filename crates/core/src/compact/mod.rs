@@ -132,7 +132,7 @@ pub fn compact(
 
 /// [`compact`] for a given run: the rebuild's policy pin carries `ctx`'s run
 /// id and sequence and is verified at `ctx.now` before anything is returned.
-/// The request fits the policy's trigger (the target), or the run fails with
+/// The request fits the policy's target, or the run fails with
 /// [`crate::error::Error::OverBudget`] naming what must be kept.
 pub fn compact_pinned(
     inputs: &Inputs<'_>,
@@ -170,7 +170,7 @@ pub fn compact_pinned(
         withheld: redactor.carry(),
         let_through: redactor.let_through(),
     };
-    finish(inputs, ctx, &t, built, redacted, tokens)
+    finish(inputs, ctx, &t, built, redacted, tokens, target)
 }
 
 /// What the redactor did in one compaction.
@@ -182,11 +182,16 @@ struct Redacted {
     let_through: Vec<LetThrough>,
 }
 
-/// The target: the policy's trigger, grown over long instructions when it
-/// is only the built-in default (see `CompactionRules::default_target`).
-fn target_of(policy: &RetentionPolicy, t: &Transcript, tokens: &dyn TokenCount) -> Result<usize> {
+/// The target: the policy's (a fraction of its trigger by default), grown
+/// over long instructions when it is only the built-in default (see
+/// `CompactionRules::default_target`).
+pub fn target_of(
+    policy: &RetentionPolicy,
+    t: &Transcript,
+    tokens: &dyn TokenCount,
+) -> Result<usize> {
     let rules = &policy.compaction;
-    let target = rules.trigger_tokens;
+    let target = rules.target();
     if !rules.default_target {
         return Ok(target);
     }
@@ -293,7 +298,10 @@ fn give_back(
     let used = if summary.is_empty() {
         0
     } else {
-        tokens.count(&format!("{}\n{summary}", crate::markers::SUMMARY_HEADER))? + 2
+        let section = tokens.count(&format!("{}\n{summary}", crate::markers::SUMMARY_HEADER))?;
+        // A margin: the section counted alone merges differently from the
+        // same text inside the block.
+        section + 8 + section / 20
     };
     if used >= report.summary_reserve {
         return Ok(None);
@@ -318,6 +326,7 @@ fn finish(
     built: Built,
     redacted: Redacted,
     tokens: &dyn TokenCount,
+    target: usize,
 ) -> Result<Compaction> {
     let Built {
         retained: r,
@@ -357,6 +366,12 @@ fn finish(
     );
     report.precedence = precedence;
     report.budget = r.allocation.report.clone();
+    report.headroom = measure::headroom(
+        inputs.policy.compaction.trigger_tokens.max(target),
+        target,
+        report.tokens.after,
+        measure::growth_per_turn(t, tokens)?,
+    );
     report.mission = mission_of(inputs.kernel, t, &r);
     // Release gate: pin the policy and verify it before anything leaves.
     let (pin, mut governance) =
@@ -457,6 +472,8 @@ fn report_of(
         counts,
         precedence: Vec::new(),
         budget: Default::default(),
+        headroom: Default::default(),
+        recorded: None,
         mission: Default::default(),
         governance: None,
     }

@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{json, Map, Value};
 
-use super::session::{AgentCompaction, At, Origin, Read, Warning};
+use super::session::{AgentCompaction, At, Origin, Read, RecordedUsage, Warning};
 use super::{anthropic, jsonl, repair};
 use crate::error::{InputError, Source};
 
@@ -64,6 +64,9 @@ struct Line {
     /// A boundary's `compactMetadata`: its trigger and `preTokens`.
     trigger: Option<String>,
     pre_tokens: Option<u64>,
+    /// An assistant line's `usage`: every input token of its request
+    /// (uncached, cache written, cache read).
+    usage: Option<u64>,
 }
 
 /// A parsed Claude Code transcript, readable at any point.
@@ -75,6 +78,7 @@ pub struct Log {
     total_lines: usize,
     version: Option<String>,
     compactions: Vec<AgentCompaction>,
+    usage: Vec<RecordedUsage>,
     skipped: BTreeMap<String, usize>,
     warnings: Vec<Warning>,
     /// No line is on the main chain: a sub-agent's transcript.
@@ -129,16 +133,39 @@ impl Log {
             total_lines,
             version,
             compactions: Vec::new(),
+            usage: Vec::new(),
             skipped: tally.known,
             warnings,
             all_sidechain,
         };
         log.compactions = log.find_compactions();
+        log.usage = log.find_usage();
         Ok(log)
     }
 
     pub fn compactions(&self) -> &[AgentCompaction] {
         &self.compactions
+    }
+
+    pub fn recorded_usage(&self) -> &[RecordedUsage] {
+        &self.usage
+    }
+
+    /// One figure per API response (its first line: parallel calls repeat
+    /// the message id and its usage), for the request read just before it.
+    fn find_usage(&self) -> Vec<RecordedUsage> {
+        let mut seen = HashSet::new();
+        self.lines
+            .iter()
+            .filter(|l| l.kind == Kind::Assistant && self.is_conversation(l))
+            .filter(|l| message_id(l).is_none_or(|id| seen.insert(id.to_string())))
+            .filter_map(|l| {
+                Some(RecordedUsage {
+                    line: l.no.checked_sub(1).filter(|n| *n > 0)?,
+                    input_tokens: l.usage.filter(|u| *u > 0)?,
+                })
+            })
+            .collect()
     }
 
     fn find_compactions(&self) -> Vec<AgentCompaction> {
@@ -462,6 +489,7 @@ fn classify(no: usize, obj: &Map<String, Value>, tally: &mut Tally) -> Result<Li
     };
     let text = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_string);
     let meta = obj.get("compactMetadata");
+    let usage = usage_of(&message);
     Ok(Line {
         no,
         kind,
@@ -477,7 +505,16 @@ fn classify(no: usize, obj: &Map<String, Value>, tally: &mut Tally) -> Result<Li
         pre_tokens: meta
             .and_then(|m| m.get("preTokens"))
             .and_then(Value::as_u64),
+        usage,
     })
+}
+
+/// Every input token of the request an assistant message answered.
+fn usage_of(message: &Value) -> Option<u64> {
+    let u = message.get("usage")?;
+    let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+    u.get("input_tokens")?;
+    Some(n("input_tokens") + n("cache_creation_input_tokens") + n("cache_read_input_tokens"))
 }
 
 /// The text of message content: a string, or its text blocks joined.

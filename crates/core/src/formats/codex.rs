@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use super::session::{AgentCompaction, At, Origin, Read, Warning};
+use super::session::{AgentCompaction, At, Origin, Read, RecordedUsage, Warning};
 use super::{jsonl, repair, responses};
 use crate::error::{InputError, Source};
 
@@ -60,6 +60,7 @@ pub struct Log {
     compactions: Vec<AgentCompaction>,
     skipped: BTreeMap<String, usize>,
     warnings: Vec<Warning>,
+    usage: Vec<RecordedUsage>,
 }
 
 /// What parsing gathers beside the entries.
@@ -72,6 +73,11 @@ struct Gathered {
     /// The input tokens of the last request Codex measured.
     last_input_tokens: Option<u64>,
     compactions: Vec<AgentCompaction>,
+    /// The first line of the model's output being written, until its
+    /// `token_count` arrives: that request ends on the line before it.
+    call_start: Option<usize>,
+    in_output: bool,
+    usage: Vec<RecordedUsage>,
 }
 
 impl Log {
@@ -101,11 +107,16 @@ impl Log {
             compactions: g.compactions,
             skipped: g.skipped,
             warnings,
+            usage: g.usage,
         })
     }
 
     pub fn compactions(&self) -> &[AgentCompaction] {
         &self.compactions
+    }
+
+    pub fn recorded_usage(&self) -> &[RecordedUsage] {
+        &self.usage
     }
 
     /// The request at `at`.
@@ -241,6 +252,8 @@ impl Gathered {
             "response_item" if payload.is_object() => {
                 if sub == "ghost_snapshot" {
                     self.count("response_item/ghost_snapshot");
+                } else {
+                    self.call_boundary(no, &payload);
                 }
                 Entry::Item(payload)
             }
@@ -257,6 +270,12 @@ impl Gathered {
                     let t = payload["info"]["last_token_usage"]["input_tokens"].as_u64();
                     if let Some(t) = t.filter(|t| *t > 0) {
                         self.last_input_tokens = Some(t);
+                        if let Some(start) = self.call_start.take() {
+                            self.usage.push(RecordedUsage {
+                                line: start.saturating_sub(1),
+                                input_tokens: t,
+                            });
+                        }
                     }
                 }
                 self.count(&format!("event_msg/{sub}"));
@@ -267,6 +286,25 @@ impl Gathered {
                 Entry::Skip
             }
         })
+    }
+
+    /// Track where each model call's output starts: the model's items
+    /// (reasoning, calls, its messages) after anything it was sent.
+    fn call_boundary(&mut self, no: usize, item: &Value) {
+        let kind = item.get("type").and_then(Value::as_str).unwrap_or("");
+        let output = matches!(
+            kind,
+            "reasoning"
+                | "function_call"
+                | "custom_tool_call"
+                | "web_search_call"
+                | "local_shell_call"
+        ) || (kind == "message"
+            && item.get("role").and_then(Value::as_str) == Some("assistant"));
+        if output && !self.in_output {
+            self.call_start = Some(no);
+        }
+        self.in_output = output;
     }
 
     fn count(&mut self, what: &str) {

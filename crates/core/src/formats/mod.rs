@@ -22,7 +22,7 @@ use serde_json::Value;
 use crate::error::{InputError, Source};
 use crate::transcript::{Format, Part, Role, Transcript};
 
-pub use session::{AgentCompaction, At, Origin, Read, Warning};
+pub use session::{AgentCompaction, At, Origin, Read, RecordedUsage, Warning};
 
 /// An input, opened: a request body, or a session transcript that can be
 /// read at any point.
@@ -50,6 +50,16 @@ impl Document {
             Document::Request { .. } => &[],
             Document::ClaudeCode(log) => log.compactions(),
             Document::Codex(log) => log.compactions(),
+        }
+    }
+
+    /// Every request whose provider usage the transcript records, in order
+    /// (none for a request body).
+    pub fn recorded_usage(&self) -> &[RecordedUsage] {
+        match self {
+            Document::Request { .. } => &[],
+            Document::ClaudeCode(log) => log.recorded_usage(),
+            Document::Codex(log) => log.recorded_usage(),
         }
     }
 

@@ -127,6 +127,17 @@ pub struct AgentCompaction {
     pub summary: String,
 }
 
+/// The size of one request the agent sent, as its transcript records the
+/// provider's usage: Claude Code's `input_tokens` plus both cache counts,
+/// Codex's `token_count` `input_tokens` (cached tokens included).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RecordedUsage {
+    /// The request is the one read at this line (`--at N`).
+    pub line: usize,
+    /// Input tokens the provider counted, in its own tokenizer.
+    pub input_tokens: u64,
+}
+
 /// Where a request came from: the input's format and, for a session
 /// transcript, the point it was read at and what reading it skipped.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -419,7 +419,7 @@ fn compact_at(
 fn relied_on_evidence_yields_newest_first_when_it_cannot_all_fit_but_policy_pins_never_do() {
     let t = parse(&relied_on_session(12));
     let mut policy = RetentionPolicy::default();
-    policy.compaction.trigger_tokens = 1_000_000;
+    policy.compaction.set_target(1_000_000);
     let all = compact_at(&t, &policy).unwrap();
     assert_eq!(all.report.counts.pins_relied_on_over_budget, 0);
     let text = all.request.visible_text();
@@ -429,7 +429,7 @@ fn relied_on_evidence_yields_newest_first_when_it_cannot_all_fit_but_policy_pins
     );
     // A target that holds about half of that evidence.
     let target = all.report.tokens.after - all.report.tokens.pinned / 2;
-    policy.compaction.trigger_tokens = target;
+    policy.compaction.set_target(target);
     let half = compact_at(&t, &policy).unwrap();
     assert!(half.report.tokens.after <= target);
     let yielded = half.report.counts.pins_relied_on_over_budget;
@@ -447,11 +447,80 @@ fn relied_on_evidence_yields_newest_first_when_it_cannot_all_fit_but_policy_pins
     // The policy's pins are kept whatever they cost: the same target is refused.
     let pins = "[evidence.pins]\nget_host = [\"host_id\", \"port\", \"region\", \"build\"]\n";
     let mut pinned = RetentionPolicy::from_toml(pins, &Source("p".into())).unwrap();
-    pinned.compaction.trigger_tokens = target;
+    pinned.compaction.set_target(target);
     let err = compact_at(&t, &pinned).unwrap_err();
     assert_eq!(err.exit_code(), 5, "{err}");
     assert!(
         err.to_string().contains("evidence the policy pins"),
         "{err}"
     );
+}
+
+#[test]
+fn a_compaction_ends_under_a_target_below_the_trigger_and_says_how_many_turns_that_leaves() {
+    let t = parse(&relied_on_session(12));
+    let mut policy = RetentionPolicy::default();
+    let all = {
+        policy.compaction.set_target(1_000_000);
+        compact_at(&t, &policy).unwrap()
+    };
+    // A trigger the full history is over; the target is 0.7 of it.
+    let mut policy = RetentionPolicy::default();
+    policy.compaction.trigger_tokens = all.report.tokens.before * 9 / 10;
+    let c = compact_at(&t, &policy).unwrap();
+    let h = &c.report.headroom;
+    let trigger = policy.compaction.trigger_tokens;
+    assert_eq!(h.trigger, trigger);
+    assert_eq!(h.target, (trigger as f64 * 0.7).floor() as usize);
+    assert_eq!(h.target, c.report.budget.target);
+    assert!(c.report.tokens.after <= h.target, "{h:?}");
+    assert_eq!(h.room, trigger - c.report.tokens.after);
+    let g = h.growth_per_turn.unwrap();
+    assert!(g > 0);
+    assert_eq!(
+        h.turns.unwrap(),
+        (h.room as f64 / g as f64 * 10.0).floor() / 10.0
+    );
+}
+
+#[test]
+fn old_policy_files_parse_and_a_target_above_the_trigger_is_refused() {
+    let old =
+        RetentionPolicy::from_toml("[compaction]\ntrigger_tokens = 5000\n", &Source("p".into()))
+            .unwrap();
+    assert_eq!(old.compaction.target(), 3500);
+    let set = "[compaction]\ntrigger_tokens = 5000\ntarget_tokens = 4000\n";
+    let p = RetentionPolicy::from_toml(set, &Source("p".into())).unwrap();
+    assert_eq!(p.compaction.target(), 4000);
+    let bad = "[compaction]\ntrigger_tokens = 5000\ntarget_tokens = 6000\n";
+    assert!(RetentionPolicy::from_toml(bad, &Source("p".into())).is_err());
+    let bad = "[compaction]\ntarget_fraction = 1.5\n";
+    assert!(RetentionPolicy::from_toml(bad, &Source("p".into())).is_err());
+    for dir in ["examples", "eval"] {
+        let root = continuity_test_support::repo().join(dir);
+        for entry in walk(&root) {
+            if entry
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("policy"))
+                && entry.extension().is_some_and(|e| e == "toml")
+            {
+                let text = std::fs::read_to_string(&entry).unwrap();
+                RetentionPolicy::from_toml(&text, &Source::path(&entry))
+                    .unwrap_or_else(|e| panic!("{}: {e}", entry.display()));
+            }
+        }
+    }
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
 }

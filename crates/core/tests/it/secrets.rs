@@ -267,7 +267,7 @@ fn written(c: &Compaction) -> Vec<(&'static str, String)> {
 /// look-alike is in the request.
 fn kept_whole() -> Compaction {
     let mut policy = RetentionPolicy::default();
-    policy.compaction.trigger_tokens = 1_000_000;
+    policy.compaction.set_target(1_000_000);
     policy.compaction.tail_rounds = 100;
     policy.compaction.stub_threshold_chars = 1_000_000;
     let kernel = MissionKernel::session(chrono::Utc::now()).unwrap();
@@ -386,7 +386,7 @@ fn placeholders_are_the_same_across_runs() {
 #[test]
 fn a_summary_of_the_session_holds_no_credential() {
     let mut policy = RetentionPolicy::default();
-    policy.compaction.trigger_tokens = 400;
+    policy.compaction.set_target(400);
     let kernel = MissionKernel::session(chrono::Utc::now()).unwrap();
     let c = continuity_test_support::run_fitting(
         &transcript(),
@@ -422,7 +422,7 @@ impl Summarizer for Leaky {
 #[test]
 fn model_written_summaries_are_redacted_too() {
     let mut policy = RetentionPolicy::default();
-    policy.compaction.trigger_tokens = 400;
+    policy.compaction.set_target(400);
     let kernel = MissionKernel::session(chrono::Utc::now()).unwrap();
     let t = transcript();
     let mut policy_fits = policy.clone();
@@ -444,7 +444,9 @@ fn model_written_summaries_are_redacted_too() {
         match outcome {
             Ok(c) => break c,
             Err(continuity_core::error::Error::OverBudget { must_keep, .. }) => {
-                policy_fits.compaction.trigger_tokens = must_keep + must_keep / 10 + 32;
+                policy_fits
+                    .compaction
+                    .set_target(must_keep + must_keep / 10 + 32);
             }
             Err(e) => panic!("{e}"),
         }

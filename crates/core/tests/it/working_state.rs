@@ -93,7 +93,7 @@ fn compact_with(t: &Transcript, policy: &RetentionPolicy) -> continuity_core::Re
 
 fn compacted(t: &Transcript, target: usize, working_state: bool) -> Compaction {
     let mut policy = RetentionPolicy::default();
-    policy.compaction.trigger_tokens = target;
+    policy.compaction.set_target(target);
     policy.retention.working_state = working_state;
     compact_with(t, &policy).unwrap()
 }
@@ -169,7 +169,7 @@ fn a_default_target_grows_over_long_instructions_a_chosen_one_does_not() {
     t.instructions = vec!["Harness rule number one applies here. ".repeat(120)];
     let run = |default_target: bool| {
         let mut policy = RetentionPolicy::default();
-        policy.compaction.trigger_tokens = 700;
+        policy.compaction.set_target(700);
         policy.compaction.default_target = default_target;
         compact_with(&t, &policy)
     };

@@ -2,5 +2,6 @@
 //! runtime: one binary. Tests that need a fetched model skip with one line.
 #![allow(clippy::unwrap_used)]
 
+mod agent;
 mod summarize;
 mod tokenizer;
