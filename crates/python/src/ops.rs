@@ -21,7 +21,7 @@ use pyo3::types::{PyBytes, PyDict};
 use crate::config::{Kernel, Policy};
 use crate::errors::{input, internal, to_py};
 use crate::request::Request;
-use crate::runtime::{Summarizer, TokenCounter};
+use crate::runtime::{agent_counter, Summarizer, TokenCounter};
 
 /// The kernel, or the error until the core accepts none (then `None`
 /// passes through).
@@ -75,7 +75,7 @@ fn pin_context(
 /// One compaction as `continuity compact` runs it: the pipeline, the
 /// serialized files, the leak check, and with `out` the atomic write.
 #[pyfunction]
-#[pyo3(signature = (*, kernel, policy, summarizer, tokenizer, strategy = "governed",
+#[pyo3(signature = (*, kernel, policy, summarizer, tokenizer = None, strategy = "governed",
     value = None, text = None, path = None, input_name = None, run_id = None,
     previous_pin = None, out = None))]
 #[allow(clippy::too_many_arguments)]
@@ -84,7 +84,7 @@ pub fn compact<'py>(
     kernel: Option<Bound<'py, Kernel>>,
     policy: Bound<'py, Policy>,
     summarizer: Bound<'py, Summarizer>,
-    tokenizer: Bound<'py, TokenCounter>,
+    tokenizer: Option<Bound<'py, TokenCounter>>,
     strategy: &str,
     value: Option<Bound<'py, PyAny>>,
     text: Option<String>,
@@ -107,10 +107,12 @@ pub fn compact<'py>(
         (None, Some(pin)) => PinFrom::Previous(pin),
         (None, None) => PinFrom::First,
     };
-    let (policy, summarizer, tokens) = (&policy.get().inner, summarizer.get(), tokenizer.get());
+    let (policy, summarizer) = (&policy.get().inner, summarizer.get());
+    let given = tokenizer.as_ref().map(|t| &t.get().inner);
     let (c, files) = py
         .detach(|| -> Result<(Compaction, OutputFiles), Error> {
             let (transcript, name) = request.read(input_name.as_deref())?;
+            let tokens = agent_counter(given, transcript.model())?;
             let mut redactor = Redactor::new(&policy.personal_data)?;
             let ctx = pin_context(&pin_from, kernel, &name, run_id.as_deref())?;
             let c = compact_pinned(
@@ -123,7 +125,7 @@ pub fn compact<'py>(
                 },
                 &ctx,
                 summarizer.lock()?.get(),
-                &tokens.inner,
+                tokens,
                 &mut redactor,
             )?;
             let files = io::serialize(&c)?;
@@ -153,7 +155,7 @@ pub fn compact<'py>(
 /// `continuity plan`: per strategy, the smallest trigger meeting the floor
 /// rule and the compactions to expect per 100k tokens.
 #[pyfunction]
-#[pyo3(signature = (*, kernel, policy, summarizer, tokenizer, value = None, text = None,
+#[pyo3(signature = (*, kernel, policy, summarizer, tokenizer = None, value = None, text = None,
     path = None, input_name = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn plan<'py>(
@@ -161,7 +163,7 @@ pub fn plan<'py>(
     kernel: Option<Bound<'py, Kernel>>,
     policy: Bound<'py, Policy>,
     summarizer: Bound<'py, Summarizer>,
-    tokenizer: Bound<'py, TokenCounter>,
+    tokenizer: Option<Bound<'py, TokenCounter>>,
     value: Option<Bound<'py, PyAny>>,
     text: Option<String>,
     path: Option<String>,
@@ -169,10 +171,12 @@ pub fn plan<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let request = Request::from_py(value.as_ref(), text, path)?;
     let kernel = require_kernel(&kernel)?;
-    let (policy, summarizer, tokens) = (&policy.get().inner, summarizer.get(), tokenizer.get());
+    let (policy, summarizer) = (&policy.get().inner, summarizer.get());
+    let given = tokenizer.as_ref().map(|t| &t.get().inner);
     let plans = py
         .detach(|| -> Result<_, Error> {
             let (transcript, name) = request.read(input_name.as_deref())?;
+            let tokens = agent_counter(given, transcript.model())?;
             continuity_core::plan::plan(
                 &transcript,
                 &name,
@@ -180,7 +184,7 @@ pub fn plan<'py>(
                 policy,
                 chrono::Utc::now(),
                 summarizer.lock()?.get(),
-                &tokens.inner,
+                tokens,
             )
         })
         .map_err(to_py)?;
@@ -191,22 +195,24 @@ pub fn plan<'py>(
 /// measure it (redacted, in exact tokens): `report.trigger` before
 /// compacting.
 #[pyfunction]
-#[pyo3(signature = (*, policy, tokenizer, value = None, text = None, path = None))]
+#[pyo3(signature = (*, policy, tokenizer = None, value = None, text = None, path = None))]
 pub fn trigger<'py>(
     py: Python<'py>,
     policy: Bound<'py, Policy>,
-    tokenizer: Bound<'py, TokenCounter>,
+    tokenizer: Option<Bound<'py, TokenCounter>>,
     value: Option<Bound<'py, PyAny>>,
     text: Option<String>,
     path: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let request = Request::from_py(value.as_ref(), text, path)?;
-    let (policy, tokens) = (&policy.get().inner, tokenizer.get());
+    let policy = &policy.get().inner;
+    let given = tokenizer.as_ref().map(|t| &t.get().inner);
     let check = py
         .detach(|| -> Result<TriggerCheck, Error> {
             let (transcript, _) = request.read(None)?;
+            let tokens = agent_counter(given, transcript.model())?;
             let (t, _) = Redactor::new(&policy.personal_data)?.redact_transcript(&transcript);
-            let input_tokens = count_transcript(&t, &tokens.inner)?;
+            let input_tokens = count_transcript(&t, tokens)?;
             Ok(TriggerCheck::of(
                 &policy.compaction,
                 input_tokens,
@@ -220,19 +226,19 @@ pub fn trigger<'py>(
 /// Exact tokens of a whole request (instructions, tool schemas, every
 /// message part), as a report's `tokens.before` counts them.
 #[pyfunction]
-#[pyo3(signature = (*, tokenizer, value = None, text = None, path = None))]
+#[pyo3(signature = (*, tokenizer = None, value = None, text = None, path = None))]
 pub fn count_request<'py>(
     py: Python<'py>,
-    tokenizer: Bound<'py, TokenCounter>,
+    tokenizer: Option<Bound<'py, TokenCounter>>,
     value: Option<Bound<'py, PyAny>>,
     text: Option<String>,
     path: Option<String>,
 ) -> PyResult<usize> {
     let request = Request::from_py(value.as_ref(), text, path)?;
-    let tokens = tokenizer.get();
+    let given = tokenizer.as_ref().map(|t| &t.get().inner);
     py.detach(|| -> Result<usize, Error> {
         let (transcript, _) = request.read(None)?;
-        count_transcript(&transcript, &tokens.inner)
+        count_transcript(&transcript, agent_counter(given, transcript.model())?)
     })
     .map_err(to_py)
 }

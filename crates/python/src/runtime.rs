@@ -2,11 +2,12 @@
 //! summarizer (an on-device model is loaded once, by `load()` or the first
 //! compaction, and kept).
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use continuity_core::error::{Error, InputError};
 use continuity_core::summarize::Summarizer as _;
 use continuity_core::tokens::TokenCount;
+use continuity_models::agent::Family;
 use continuity_models::{LlmSettings, LlmSummarizer, TokenCounter as Counter};
 use pyo3::prelude::*;
 
@@ -52,6 +53,27 @@ impl TokenCounter {
     fn __repr__(&self) -> String {
         format!("TokenCounter({:?})", self.inner.name())
     }
+}
+
+/// The counter a request is measured in: the caller's, else its agent's
+/// own, chosen by the model the request names (o200k_base for OpenAI
+/// models, else the bundled tokenizer), as `continuity compact` chooses
+/// without `--tokenizer`. Each is loaded once per process.
+pub fn agent_counter<'a>(given: Option<&'a Counter>, model: Option<&str>) -> Result<&'a Counter, Error> {
+    static OPENAI: OnceLock<Counter> = OnceLock::new();
+    static BUNDLED: OnceLock<Counter> = OnceLock::new();
+    if let Some(c) = given {
+        return Ok(c);
+    }
+    let cell = match continuity_models::agent::family(model) {
+        Family::OpenAi => &OPENAI,
+        _ => &BUNDLED,
+    };
+    if let Some(c) = cell.get() {
+        return Ok(c);
+    }
+    let counter = continuity_models::agent::for_model(model)?;
+    Ok(cell.get_or_init(|| counter))
 }
 
 /// The summarizers the registry builds: deterministic ones, or an

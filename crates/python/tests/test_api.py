@@ -93,6 +93,22 @@ def test_trigger_and_counts_match_the_report() -> None:
     assert continuity.kernel_instructions(with_kernel, KERNEL) == with_kernel
 
 
+def test_requests_are_counted_in_their_agents_tokens() -> None:
+    body = json.loads(SESSION.read_text())
+    bundled = continuity.TokenCounter().name
+    o200k = continuity.TokenCounter("o200k_base")
+    for model, unit in [("gpt-4o", "o200k_base"), ("claude-sonnet-4-5", bundled)]:
+        body["model"] = model
+        c = continuity.compact(body, KERNEL, POLICY)
+        assert c.report["tokenizer"] == unit, model
+        assert continuity.trigger(body, POLICY) == c.report["trigger"], model
+    body["model"] = "gpt-4o"
+    assert continuity.count_request(body) == continuity.count_request(body, tokenizer=o200k)
+    assert continuity.count_request(body) != continuity.count_request(body, tokenizer=bundled)
+    # The caller's tokenizer wins over the agent's.
+    assert continuity.compact(body, KERNEL, POLICY, tokenizer=bundled).report["tokenizer"] == bundled
+
+
 def cli_error(args: list[str]) -> tuple[int, str]:
     done = cli(*args)
     assert done.stderr.startswith("error: "), done.stderr

@@ -50,16 +50,22 @@ pub fn path_of(args: &Value) -> Option<String> {
         .map(str::to_string)
 }
 
-/// The file a read call reads: a named path, not the scope of a search
-/// (a call with a pattern, glob or query searches under its path).
+/// The file a read call reads: a named path, or the one file a search
+/// looked in; not the folder a search scoped (a call with a pattern, glob
+/// or query searches under its path).
 pub fn file_read(args: &Value) -> Option<String> {
     let search = ["pattern", "glob", "query", "regex"]
         .iter()
         .any(|k| args.get(*k).is_some());
-    if search {
-        return None;
-    }
-    path_of(args)
+    path_of(args).filter(|p| !search || names_one_file(p))
+}
+
+/// Whether a path names one file: its last part has an extension and no
+/// wildcard.
+fn names_one_file(path: &str) -> bool {
+    let name = path.trim_end_matches(['/', '\\']).rsplit(['/', '\\']).next().unwrap_or("");
+    let stem = name.trim_start_matches('.');
+    !name.contains(['*', '?', '{']) && stem.contains('.') && !stem.ends_with('.')
 }
 
 /// The changes of one write call: a patch (Codex `apply_patch`), an edit
@@ -374,6 +380,16 @@ mod tests {
             "  10\texport const fetchChat = async (\n  11\t  payload: Payload,\n  12\t) => {}\n  13\tconst build = (a: A): B => a\n  14\tconst limit = 5\n  15\texport const MODEL_MAP: Record<string, string> = {}\n",
         );
         assert_eq!(names, vec!["fetchChat", "build", "MODEL_MAP"]);
+    }
+
+    #[test]
+    fn a_search_in_one_file_reads_it_and_one_in_a_folder_does_not() {
+        let file = json!({"pattern": "debug", "path": "/repo/assets/site.css"});
+        assert_eq!(file_read(&file).as_deref(), Some("/repo/assets/site.css"));
+        for scope in ["/repo/assets", "/repo/assets/", "src/**/*.rs", "/repo/.github"] {
+            assert_eq!(file_read(&json!({"pattern": "x", "path": scope})), None, "{scope}");
+        }
+        assert_eq!(file_read(&json!({"file_path": "Makefile"})).as_deref(), Some("Makefile"));
     }
 
     #[test]

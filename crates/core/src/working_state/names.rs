@@ -12,6 +12,8 @@ use crate::transcript::PartRef;
 
 /// The most names listed, and per line.
 const NAMES: usize = 60;
+/// The most names listed that only a later tool call used again.
+const CALL_NAMES: usize = 40;
 const PER_LINE: usize = 10;
 
 fn name_re() -> &'static Regex {
@@ -47,6 +49,9 @@ pub struct Names {
     source: HashMap<String, usize>,
     /// Name → (source message, last message that used it).
     used: HashMap<String, (usize, usize)>,
+    /// The same for names the agent's own later calls used again (an edit,
+    /// a search), listed after those the conversation used.
+    called: HashMap<String, (usize, usize)>,
 }
 
 impl Names {
@@ -55,6 +60,24 @@ impl Names {
         for m in name_re().find_iter(text) {
             if is_name(m.as_str()) {
                 self.source.entry(m.as_str().to_string()).or_insert(message);
+            }
+        }
+    }
+
+    /// Names in a tool call's arguments: the agent typed a name a tool
+    /// returned before (an edit, a search for it) or brings a new one.
+    pub fn call(&mut self, text: &str, message: usize) {
+        for m in name_re().find_iter(text) {
+            let name = m.as_str();
+            match self.source.get(name) {
+                Some(&source) if source < message => {
+                    self.called.insert(name.to_string(), (source, message));
+                }
+                Some(_) => {}
+                None if is_name(name) => {
+                    self.source.insert(name.to_string(), message);
+                }
+                None => {}
             }
         }
     }
@@ -72,36 +95,56 @@ impl Names {
 
     /// One line per source message, names the `elsewhere` text does not
     /// already hold, most recently used first; each line dated by its
-    /// latest use, so the newest survive a short budget.
+    /// latest use, so the newest survive a short budget. Names only a
+    /// later call used come after. Both rank with the files and commands:
+    /// a name used again is what a later turn searches or edits by.
     pub fn entries(&self, elsewhere: &str) -> Vec<Entry> {
-        let mut names: Vec<(&String, &(usize, usize))> = self
-            .used
-            .iter()
-            .filter(|(name, _)| !elsewhere.contains(name.as_str()))
-            .collect();
-        names.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then(a.0.cmp(b.0)));
-        names.truncate(NAMES);
-        let mut by_source: Vec<(usize, usize, Vec<&str>)> = Vec::new();
-        for (name, &(source, last)) in names {
-            match by_source
-                .iter_mut()
-                .find(|(s, _, n)| *s == source && n.len() < PER_LINE)
-            {
-                Some((_, _, n)) => n.push(name),
-                None => by_source.push((source, last, vec![name])),
-            }
-        }
-        by_source
-            .into_iter()
-            .map(|(source, last, names)| Entry {
-                section: Section::Identifiers,
-                key: format!("names m{source} {}", names.join(",")),
-                line: format!("- [m{source}] {}", names.join(", ")),
-                at: PartRef::new(last, 0),
-                rank: 2,
-            })
-            .collect()
+        let said = pick(&self.used, |n| !elsewhere.contains(n), NAMES);
+        let called = pick(
+            &self.called,
+            |n| !elsewhere.contains(n) && !self.used.contains_key(n),
+            CALL_NAMES,
+        );
+        let mut out = lines(said, 1);
+        out.extend(lines(called, 1));
+        out
     }
+}
+
+/// At most `max` names that pass `keep`, the most recently used first.
+fn pick<'a>(
+    uses: &'a HashMap<String, (usize, usize)>,
+    keep: impl Fn(&str) -> bool,
+    max: usize,
+) -> Vec<(&'a String, &'a (usize, usize))> {
+    let mut names: Vec<_> = uses.iter().filter(|(name, _)| keep(name)).collect();
+    names.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then(a.0.cmp(b.0)));
+    names.truncate(max);
+    names
+}
+
+/// The names grouped by source message, `PER_LINE` to a line.
+fn lines(names: Vec<(&String, &(usize, usize))>, rank: u8) -> Vec<Entry> {
+    let mut by_source: Vec<(usize, usize, Vec<&str>)> = Vec::new();
+    for (name, &(source, last)) in names {
+        match by_source
+            .iter_mut()
+            .find(|(s, _, n)| *s == source && n.len() < PER_LINE)
+        {
+            Some((_, _, n)) => n.push(name),
+            None => by_source.push((source, last, vec![name])),
+        }
+    }
+    by_source
+        .into_iter()
+        .map(|(source, last, names)| Entry {
+            section: Section::Identifiers,
+            key: format!("names m{source} {}", names.join(",")),
+            line: format!("- [m{source}] {}", names.join(", ")),
+            at: PartRef::new(last, 0),
+            rank,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -127,6 +170,24 @@ mod tests {
         assert!(
             n.entries("scanCommits MAX_DEPTH a1b2c3d").is_empty(),
             "already carried"
+        );
+    }
+
+    #[test]
+    fn a_name_a_later_call_used_again_comes_after_those_said() {
+        let mut n = Names::default();
+        n.evidence("fn update_inputs() {}\nlet last_index = 0; spokenName", 2);
+        n.call("edit: update_inputs(socket) and last_index + 1", 4);
+        n.call("grep fresh_name_here", 5);
+        n.conversation("spokenName stays", 6);
+        let e = n.entries("");
+        let lines: Vec<(&str, u8)> = e.iter().map(|e| (e.line.as_str(), e.rank)).collect();
+        assert_eq!(
+            lines,
+            vec![
+                ("- [m2] spokenName", 1),
+                ("- [m2] last_index, update_inputs", 1)
+            ]
         );
     }
 

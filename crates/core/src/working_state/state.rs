@@ -306,7 +306,7 @@ impl Digest {
     /// the assistant used again.
     fn read_names(&mut self, role: Role, part: &Part, message: usize) {
         match (role, part) {
-            (_, Part::ToolCall { args, .. }) => self.names.evidence(&strings_of(args), message),
+            (_, Part::ToolCall { args, .. }) => self.names.call(&strings_of(args), message),
             (_, Part::ToolResult { content, .. }) => {
                 self.names.evidence(&strings_of(content), message)
             }
@@ -771,8 +771,7 @@ pub fn key_of_line(section: Section, line: &str) -> String {
 pub fn rank_of_carried(section: Section) -> u8 {
     match section {
         Section::Plan | Section::Answers | Section::Pointed | Section::Errors => 0,
-        Section::Files | Section::Commands => 1,
-        Section::Identifiers => 2,
+        Section::Files | Section::Commands | Section::Identifiers => 1,
     }
 }
 

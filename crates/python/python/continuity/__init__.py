@@ -145,6 +145,13 @@ def as_tokenizer(tokenizer: TokenizerLike) -> TokenCounter:
         return _tokenizers[tokenizer]
 
 
+def _request_tokenizer(tokenizer: TokenizerLike) -> Optional[TokenCounter]:
+    """The caller's counter, or ``None``: each request is then counted in
+    its agent's own tokens, chosen by the model it names (``o200k_base``
+    for OpenAI models, else the bundled tokenizer), as the CLI does."""
+    return None if tokenizer is None else as_tokenizer(tokenizer)
+
+
 def _toml_is_path(text: str) -> bool:
     """A string names a TOML file rather than holding TOML: one line, no
     ``=`` (every kernel and policy has keys)."""
@@ -243,7 +250,7 @@ def compact(
         kernel=as_kernel(kernel),
         policy=as_policy(policy),
         summarizer=as_summarizer(summarizer),
-        tokenizer=as_tokenizer(tokenizer),
+        tokenizer=_request_tokenizer(tokenizer),
         strategy=strategy,
         input_name=input_name,
         run_id=run_id,
@@ -269,7 +276,7 @@ def plan(
         kernel=as_kernel(kernel),
         policy=as_policy(policy),
         summarizer=as_summarizer(summarizer),
-        tokenizer=as_tokenizer(tokenizer),
+        tokenizer=_request_tokenizer(tokenizer),
         input_name=input_name,
         **_request(request),
     )
@@ -279,7 +286,7 @@ def trigger(request: Request, policy: PolicyLike = None, *, tokenizer: Tokenizer
     """The policy's trigger rule on a request, measured as a compaction
     measures it: ``{threshold, input_tokens, min_new_tool_results,
     new_tool_results, would_trigger}`` (a report's ``trigger``)."""
-    return _native.trigger(policy=as_policy(policy), tokenizer=as_tokenizer(tokenizer), **_request(request))
+    return _native.trigger(policy=as_policy(policy), tokenizer=_request_tokenizer(tokenizer), **_request(request))
 
 
 def count_tokens(text: str, *, tokenizer: TokenizerLike = None) -> int:
@@ -289,8 +296,9 @@ def count_tokens(text: str, *, tokenizer: TokenizerLike = None) -> int:
 
 def count_request(request: Request, *, tokenizer: TokenizerLike = None) -> int:
     """Exact tokens of a whole request: instructions, tool schemas and
-    every message part."""
-    return _native.count_request(tokenizer=as_tokenizer(tokenizer), **_request(request))
+    every message part, in the agent's own tokens unless ``tokenizer``
+    says otherwise."""
+    return _native.count_request(tokenizer=_request_tokenizer(tokenizer), **_request(request))
 
 
 def kernel_instructions(instructions: Iterable[str], kernel: KernelLike) -> list[str]:

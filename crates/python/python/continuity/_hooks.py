@@ -36,7 +36,8 @@ class Compactor:
         self.policy = continuity.as_policy(policy)
         self.strategy = strategy
         self.summarizer = continuity.as_summarizer(summarizer)
-        self.tokenizer = continuity.as_tokenizer(tokenizer)
+        # None: each request in its agent's own tokens, by the model it names.
+        self.tokenizer = None if tokenizer is None else continuity.as_tokenizer(tokenizer)
         self.input_name = input_name or self.INPUT_NAME
         self.compactions: list[Compaction] = []
         self._lock = threading.Lock()
