@@ -59,6 +59,13 @@ enum Command {
     Generate(cmd::generate::Args),
     /// Mission Kernel helpers
     Kernel(cmd::kernel::Args),
+    /// A local proxy agents talk through (ANTHROPIC_BASE_URL /
+    /// OPENAI_BASE_URL): requests under the trigger pass byte for byte, a
+    /// conversation over it is compacted with the kernel kept
+    Serve(cmd::serve::Args),
+    /// Claude Code hooks: `pre-compact` and `session-start` read the hook's
+    /// JSON on stdin and print the kernel and the carried state
+    Hook(cmd::hook::Args),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +84,8 @@ fn main() -> ExitCode {
         Command::Retention(args) => cmd::retention::run(args),
         Command::Generate(args) => cmd::generate::run(args),
         Command::Kernel(args) => cmd::kernel::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
+        Command::Hook(args) => cmd::hook::run(args),
     };
     exit::code(result)
 }

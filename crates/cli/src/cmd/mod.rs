@@ -10,6 +10,7 @@ pub mod eval;
 pub mod eval_bench;
 pub mod eval_train;
 pub mod generate;
+pub mod hook;
 pub mod kernel;
 pub mod ledger;
 pub mod memory;
@@ -17,6 +18,7 @@ pub mod plan;
 pub mod preflight;
 pub mod replay;
 pub mod retention;
+pub mod serve;
 pub mod session;
 
 use std::path::PathBuf;

@@ -7,6 +7,7 @@ mod cli;
 mod evaluate;
 mod golden;
 mod governance;
+mod hooks;
 mod personal_data;
 mod reference;
 mod replay;

@@ -1,0 +1,114 @@
+//! The proxy's added latency on passthrough: 50 concurrent clients each
+//! stream requests from a mock upstream on loopback, straight and through
+//! `continuity serve`; the time to the last byte, p50/p99 each way, and
+//! the difference.
+//!
+//! Run: `cargo bench -p continuity-serve --bench serve_passthrough`
+//! (`-- STREAMS ROUNDS` to change 50 and 20).
+
+#![allow(clippy::unwrap_used)]
+
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::response::IntoResponse;
+use bytes::Bytes;
+use futures_util::StreamExt;
+
+/// A short Anthropic-like stream: six events, 1 ms apart.
+async fn upstream() -> impl IntoResponse {
+    let events = futures_util::stream::iter(0..6).then(|i| async move {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+        Ok::<_, std::io::Error>(Bytes::from(format!(
+            "event: content_block_delta\ndata: {{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{{\"type\":\"text_delta\",\"text\":\"chunk {i}\"}}}}\n\n"
+        )))
+    });
+    (
+        [("content-type", "text/event-stream")],
+        Body::from_stream(events),
+    )
+}
+
+async fn listen(router: axum::Router) -> String {
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = l.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(l, router).await.unwrap() });
+    format!("http://{addr}")
+}
+
+const BODY: &str = r#"{"model":"claude-sonnet-4-5","max_tokens":64,"stream":true,"messages":[{"role":"user","content":"hello"}]}"#;
+
+/// Every request's time to its last byte, `streams` clients × `rounds`.
+async fn run(base: &str, streams: usize, rounds: usize) -> Vec<Duration> {
+    let client = reqwest::Client::new();
+    let tasks: Vec<_> = (0..streams)
+        .map(|_| {
+            let (client, url) = (client.clone(), format!("{base}/v1/messages"));
+            tokio::spawn(async move {
+                let mut out = Vec::new();
+                for _ in 0..rounds {
+                    let t = Instant::now();
+                    let resp = client.post(&url).body(BODY).send().await.unwrap();
+                    let mut s = resp.bytes_stream();
+                    while let Some(c) = s.next().await {
+                        c.unwrap();
+                    }
+                    out.push(t.elapsed());
+                }
+                out
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.unwrap());
+    }
+    all.sort();
+    all
+}
+
+fn pct(v: &[Duration], p: f64) -> Duration {
+    v[((v.len() as f64 * p).ceil() as usize)
+        .saturating_sub(1)
+        .min(v.len() - 1)]
+}
+
+fn main() {
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let streams = args.first().copied().unwrap_or(50);
+    let rounds = args.get(1).copied().unwrap_or(20);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let up = listen(axum::Router::new().fallback(upstream)).await;
+        let dir = tempfile::tempdir().unwrap();
+        let mut cfg = continuity_serve::Config::new(dir.path().to_path_buf()).unwrap();
+        cfg.anthropic_upstream = up.clone();
+        cfg.openai_upstream = up.clone();
+        let app = continuity_serve::App::new(cfg).unwrap();
+        let proxy = listen(continuity_serve::router(app)).await;
+        run(&up, streams, 2).await; // warm up
+        run(&proxy, streams, 2).await;
+        let direct = run(&up, streams, rounds).await;
+        let through = run(&proxy, streams, rounds).await;
+        println!("{streams} concurrent streams × {rounds} requests, time to last byte");
+        for (name, v) in [("direct", &direct), ("through proxy", &through)] {
+            println!(
+                "  {name:<14} p50 {:>8.2?}  p99 {:>8.2?}",
+                pct(v, 0.5),
+                pct(v, 0.99)
+            );
+        }
+        let added = |p| pct(&through, p).saturating_sub(pct(&direct, p));
+        println!(
+            "  added          p50 {:>8.2?}  p99 {:>8.2?}",
+            added(0.5),
+            added(0.99)
+        );
+    });
+}

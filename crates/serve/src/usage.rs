@@ -1,0 +1,251 @@
+//! The provider's usage figures, read off the response as it streams past
+//! (a copy of each chunk is scanned; nothing waits on it), and the log
+//! line each request ends with.
+
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::Mutex;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use futures_util::Stream;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::rewrite::{Action, Figures, Ours};
+
+/// A JSON body is kept aside up to this size to read its usage.
+const MAX_KEPT: usize = 16 << 20;
+
+/// The provider's figures for one request. `input_total` is every input
+/// token it billed: Anthropic's input plus both cache counts, OpenAI's
+/// prompt (its cached tokens are part of it).
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct Usage {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_read_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_write_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_total: Option<u64>,
+}
+
+fn num(v: &Value, path: &[&str]) -> Option<u64> {
+    path.iter().try_fold(v, |v, k| v.get(k))?.as_u64()
+}
+
+impl Usage {
+    /// Take whatever a `usage` object holds (later events override).
+    fn absorb(&mut self, u: &Value) {
+        let anthropic = u.get("cache_read_input_tokens").is_some()
+            || u.get("cache_creation_input_tokens").is_some();
+        let set = |slot: &mut Option<u64>, v: Option<u64>| *slot = v.or(*slot);
+        set(&mut self.output_tokens, num(u, &["output_tokens"]));
+        set(&mut self.output_tokens, num(u, &["completion_tokens"]));
+        set(
+            &mut self.cache_write_tokens,
+            num(u, &["cache_creation_input_tokens"]),
+        );
+        set(
+            &mut self.cache_read_tokens,
+            num(u, &["cache_read_input_tokens"]),
+        );
+        set(
+            &mut self.cache_read_tokens,
+            num(u, &["prompt_tokens_details", "cached_tokens"]),
+        );
+        set(
+            &mut self.cache_read_tokens,
+            num(u, &["input_tokens_details", "cached_tokens"]),
+        );
+        set(&mut self.input_tokens, num(u, &["input_tokens"]));
+        set(&mut self.input_tokens, num(u, &["prompt_tokens"]));
+        self.input_total = match (anthropic, self.input_tokens) {
+            (true, Some(i)) => {
+                Some(i + self.cache_read_tokens.unwrap_or(0) + self.cache_write_tokens.unwrap_or(0))
+            }
+            (_, i) => i.or(self.input_total),
+        };
+    }
+
+    /// Usage anywhere a provider puts it in a body or an event.
+    fn scan(&mut self, v: &Value) {
+        for u in [
+            v.get("usage"),
+            v.get("message").and_then(|m| m.get("usage")),
+            v.get("response").and_then(|r| r.get("usage")),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if u.is_object() {
+                self.absorb(u);
+            }
+        }
+    }
+}
+
+/// Reads usage off a response body chunk by chunk: server-sent events line
+/// by line, any other body kept aside (up to a cap) and read at the end.
+#[derive(Debug, Default)]
+pub struct Sniffer {
+    sse: bool,
+    pending: Vec<u8>,
+    overflow: bool,
+    pub usage: Usage,
+}
+
+impl Sniffer {
+    pub fn new(sse: bool) -> Self {
+        Sniffer {
+            sse,
+            ..Sniffer::default()
+        }
+    }
+
+    pub fn feed(&mut self, chunk: &[u8]) {
+        if self.overflow {
+            return;
+        }
+        self.pending.extend_from_slice(chunk);
+        if self.sse {
+            while let Some(i) = self.pending.iter().position(|b| *b == b'\n') {
+                let line: Vec<u8> = self.pending.drain(..=i).collect();
+                self.line(&line);
+            }
+        }
+        if self.pending.len() > MAX_KEPT {
+            self.overflow = true;
+            self.pending = Vec::new();
+        }
+    }
+
+    fn line(&mut self, line: &[u8]) {
+        let Some(data) = line.strip_prefix(b"data:") else {
+            return;
+        };
+        if let Ok(v) = serde_json::from_slice::<Value>(data.trim_ascii()) {
+            self.usage.scan(&v);
+        }
+    }
+
+    pub fn finish(&mut self) -> Usage {
+        let rest = std::mem::take(&mut self.pending);
+        if self.sse {
+            self.line(&rest);
+        } else if let Ok(v) = serde_json::from_slice::<Value>(&rest) {
+            self.usage.scan(&v);
+        }
+        std::mem::take(&mut self.usage)
+    }
+}
+
+/// One line of `log.jsonl`: what the proxy did, our counts, the provider's.
+#[derive(Debug, Clone, Serialize)]
+pub struct Record {
+    pub ts: String,
+    pub endpoint: &'static str,
+    pub path: String,
+    pub action: Action,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conversation: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    pub status: u16,
+    pub bytes_in: usize,
+    pub bytes_sent: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ours: Option<Ours>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compaction: Option<Figures>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider: Option<Usage>,
+    /// The response ended before the upstream's did (the client left).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cut: bool,
+}
+
+/// `log.jsonl` under the data dir, written a line at a time.
+pub struct Log {
+    path: PathBuf,
+    lock: Mutex<()>,
+}
+
+impl Log {
+    pub fn new(path: PathBuf) -> Self {
+        Log {
+            path,
+            lock: Mutex::new(()),
+        }
+    }
+
+    /// Append `r`; a log that cannot be written is reported on stderr, and
+    /// the request goes on.
+    pub fn write(&self, r: &Record) {
+        let _held = self.lock.lock();
+        let line = serde_json::to_vec(r).unwrap_or_default();
+        if let Err(e) = crate::store::append_line(&self.path, &line) {
+            eprintln!("continuity serve: log: {e}");
+        }
+    }
+}
+
+pub type BodyStream = Pin<Box<dyn Stream<Item = Result<Bytes, reqwest::Error>> + Send>>;
+
+/// The upstream's body as it arrives, each chunk passed on at once and
+/// scanned for usage; the log line is written when it ends (or the client
+/// goes away).
+pub struct Tapped {
+    inner: BodyStream,
+    sniffer: Sniffer,
+    record: Option<Record>,
+    log: std::sync::Arc<Log>,
+}
+
+impl Tapped {
+    pub fn new(inner: BodyStream, sse: bool, record: Record, log: std::sync::Arc<Log>) -> Self {
+        Tapped {
+            inner,
+            sniffer: Sniffer::new(sse),
+            record: Some(record),
+            log,
+        }
+    }
+
+    fn close(&mut self, cut: bool) {
+        if let Some(mut r) = self.record.take() {
+            let usage = self.sniffer.finish();
+            r.provider = (usage != Usage::default()).then_some(usage);
+            r.cut = cut;
+            self.log.write(&r);
+        }
+    }
+}
+
+impl Stream for Tapped {
+    type Item = Result<Bytes, reqwest::Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let polled = self.inner.as_mut().poll_next(cx);
+        match &polled {
+            Poll::Ready(Some(Ok(chunk))) => {
+                let chunk = chunk.clone();
+                self.sniffer.feed(&chunk);
+            }
+            Poll::Ready(Some(Err(_))) => self.close(true),
+            Poll::Ready(None) => self.close(false),
+            Poll::Pending => {}
+        }
+        polled
+    }
+}
+
+impl Drop for Tapped {
+    fn drop(&mut self) {
+        self.close(true);
+    }
+}
