@@ -59,6 +59,9 @@ pub struct Measured {
     pub messages: usize,
     pub tokens_before: usize,
     pub tokens_after: usize,
+    /// The unit of both token figures (the agent's own, or `--tokenizer`).
+    #[serde(default)]
+    pub tokenizer: String,
     pub agent_compactions: usize,
     pub warnings: usize,
     /// The fraction of literal state our output holds, where the point read
@@ -287,6 +290,7 @@ const COLUMNS: &[&str] = &[
     "messages",
     "tokens_before",
     "tokens_after",
+    "tokenizer",
     "agent_compactions",
     "warnings",
     "literal_ours",
@@ -307,6 +311,7 @@ fn cells(r: &Row) -> Vec<String> {
         m.messages.to_string(),
         m.tokens_before.to_string(),
         m.tokens_after.to_string(),
+        m.tokenizer.clone(),
         m.agent_compactions.to_string(),
         m.warnings.to_string(),
         opt(m.literal_ours),
@@ -350,13 +355,13 @@ fn write_sqlite(path: &Path, rows: &[Row]) -> Result<(), BatchError> {
         "DROP TABLE IF EXISTS sessions;
          CREATE TABLE sessions (name TEXT PRIMARY KEY, status TEXT NOT NULL, format TEXT,
            version TEXT, at TEXT, messages INTEGER, tokens_before INTEGER, tokens_after INTEGER,
-           agent_compactions INTEGER, warnings INTEGER, literal_ours REAL, literal_agent REAL,
+           tokenizer TEXT, agent_compactions INTEGER, warnings INTEGER, literal_ours REAL, literal_agent REAL,
            seconds REAL, error TEXT);",
     )
     .map_err(err)?;
     {
         let mut ins = tx
-            .prepare("INSERT INTO sessions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)")
+            .prepare("INSERT INTO sessions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)")
             .map_err(err)?;
         for r in rows {
             let m = &r.measured;
@@ -369,6 +374,7 @@ fn write_sqlite(path: &Path, rows: &[Row]) -> Result<(), BatchError> {
                 m.messages as i64,
                 m.tokens_before as i64,
                 m.tokens_after as i64,
+                m.tokenizer,
                 m.agent_compactions as i64,
                 m.warnings as i64,
                 m.literal_ours,

@@ -91,6 +91,7 @@ fn measured(o: &session::Outcome) -> Measured {
         messages: o.read.transcript.messages.len(),
         tokens_before: r.tokens.before,
         tokens_after: r.tokens.after,
+        tokenizer: r.tokenizer.clone(),
         agent_compactions: o.read.origin.agent_compactions.len(),
         warnings: o.read.origin.warnings.len(),
         literal_ours: o.side.as_ref().map(|s| s.ours.fraction),

@@ -41,6 +41,7 @@ fn a_batch_survives_failures_and_resumes() {
             format: "f".into(),
             tokens_before: 10,
             tokens_after: 4,
+            tokenizer: "o200k_base".into(),
             ..Measured::default()
         })
     };
@@ -67,6 +68,7 @@ fn a_batch_survives_failures_and_resumes() {
     assert_eq!(runs.load(std::sync::atomic::Ordering::SeqCst), 4);
     assert!(again.iter().all(|r| r.resumed));
     assert_eq!(again[1].measured.tokens_after, 4);
+    assert_eq!(again[1].measured.tokenizer, "o200k_base");
     // A changed input runs again.
     std::fs::write(root.join("a/ok.jsonl"), "changed, longer").unwrap();
     batch::run(&jobs, 1, work, |_| {}).unwrap();
