@@ -416,7 +416,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
     }
     out.push(Table {
         name: "terms_absent_by_condition",
-        title: "Compactions after which tracked material was absent (the seed's Entry 3 check)",
+        title: "Compactions after which tracked material was absent",
         header: vec![
             "condition",
             "compactions",
@@ -630,7 +630,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
     }
     out.push(Table {
         name: "run_tokens_vs_record",
-        title: "Whole-run input tokens beside the record (the seed's Entry 5; recorded totals include re-fetches and summarizer calls)",
+        title: "Whole-run input tokens beside the record (recorded totals include re-fetches and summarizer calls)",
         header: vec![
             "session",
             "recorded mode",
@@ -777,8 +777,8 @@ pub fn markdown(
     let _ = writeln!(s, "- A prohibition is *present* when the first mission term its text names (its verb: {}) is in the context, the reference's kernel-term check per prohibition; *verbatim* when its whole text is. Keyword checks say what text was there, not what the agent understood.", verbs.join(", "));
     let _ = writeln!(s, "- Summarizer `recorded` puts in place the summary the reference recorded at the same request (reference runs only; `none` where nothing was recorded there). `+damage:F` removes every summary sentence that mentions a key term of fact F before the rebuild, as the seed's FI-1 did.\n");
 
-    let _ = writeln!(s, "## Beside the seed\n");
-    let _ = writeln!(s, "The seed (*The Price of Remembering*) reported, for its seven summary-only compactions: \"modify\" and \"delete\" absent from the next request every time; \"contact\" absent in four of seven; at least one tracked fact absent every time (the open obligations). Reduction 62.6–64.2% summary-only vs 34.9–37.9% governed; 11,735–12,844 → 4,218–4,803 tokens summary-only, 11,772–12,251 → 7,310–7,981 governed. Entry 6: in E1-baseline, compaction at request 6 (12,316 → 4,541), \"modify\", \"delete\", \"contact\" absent; `contact_customer` sent at request 12.\n");
+    // The seed's own figures are prose in docs/reference-runs.md, not output.
+    let _ = writeln!(s, "## Beside the record\n");
     let obs = observations(replay);
     if obs.is_empty() {
         let _ = writeln!(
@@ -806,7 +806,7 @@ pub fn markdown(
         }
     }
     let _ = writeln!(s, "Replay tokens are estimates in the record's units; the replayed summarizer inputs are this library's (the governed summarizer sees the narrative only), not the reference's, so whole-run totals of governed runs come out below the record.\n");
-    let _ = writeln!(s, "Seed figures are quoted from the seed text; recorded figures are read from the run records at replay time; replay figures are this replay's.\n");
+    let _ = writeln!(s, "Recorded figures are read from the run records at replay time; replay figures are this replay's.\n");
 
     let _ = writeln!(s, "## Constraint presence at each action\n");
     for name in [
