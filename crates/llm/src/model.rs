@@ -15,7 +15,7 @@ use super::arch::prepared::{self, Plan, WeightSource};
 use super::arch::tensors::{PreparedUse, TensorReader};
 use super::chat::ChatTemplate;
 use super::gguf_tokenizer::tokenizer_from_gguf_content;
-use super::manifest::{resolve_model, ModelError};
+use super::manifest::{resolve_model, Fetch, ModelError};
 
 /// Errors while loading or running a model.
 #[derive(Debug, thiserror::Error)]
@@ -129,13 +129,15 @@ fn md_u32(ct: &gguf_file::Content, key: &str) -> Option<u32> {
 
 impl Model {
     /// Load a manifest model by name (`smollm2-135m`, ...), or any GGUF at
-    /// `explicit_path` (then `name` is only a label).
+    /// `explicit_path` (then `name` is only a label); a model no cache holds
+    /// is downloaded through `fetch`, when given.
     pub fn load_by_name(
         name: &str,
         explicit_path: Option<&Path>,
         opts: LoadOptions,
+        fetch: Option<&dyn Fetch>,
     ) -> Result<Self, LlmError> {
-        let path = resolve_model(name, explicit_path)?;
+        let path = resolve_model(name, explicit_path, fetch)?;
         Self::load(name, &path, opts)
     }
 

@@ -18,7 +18,7 @@ use continuity_core::summarize::{
 use continuity_llm::arch::decoder::LoadOptions;
 use continuity_llm::chat::{ChatTemplate, Message};
 use continuity_llm::generate::{generate_with, GenerateOptions, SamplingOptions};
-use continuity_llm::manifest::resolve_model;
+use crate::hub::resolve_model;
 use continuity_llm::model::Model;
 
 use crate::prompts::{PROMPT_CODING, PROMPT_GOVERNED, PROMPT_SUMMARY_ONLY, PROMPT_SYSTEM};

@@ -236,7 +236,7 @@ pub struct Evaluator {
 
 /// Resolve and load the MiniLM embedder (`models/fetch.py minilm-l6`).
 pub fn load_embedder() -> Result<Embedder> {
-    let dir = continuity_llm::manifest::resolve_model("minilm-l6", None)
+    let dir = continuity_models::hub::resolve_model("minilm-l6", None)
         .map_err(|e| Error::Internal(e.to_string()))?;
     Embedder::load(&dir)
 }

@@ -445,7 +445,7 @@ pub fn train_judge(
         opts.init = Some((init.display().to_string(), io::read_bytes(init)?));
     }
     let out = files.out;
-    let dir = continuity_llm::manifest::resolve_model("minilm-l6", None)
+    let dir = continuity_models::hub::resolve_model("minilm-l6", None)
         .map_err(|e| Error::Internal(e.to_string()))?;
     let base = xenc::Base::load(&dir, &xenc::model::device())?;
     let mut recent = std::collections::VecDeque::new();
