@@ -258,12 +258,24 @@ pub fn resolve_model(
     explicit_path: Option<&Path>,
     fetch: Option<&dyn Fetch>,
 ) -> Result<PathBuf, ModelError> {
-    resolve_model_in(manifest()?, name, explicit_path, &SearchPaths::from_env(), fetch)
+    resolve_model_in(
+        manifest()?,
+        name,
+        explicit_path,
+        &SearchPaths::from_env(),
+        fetch,
+    )
 }
 
 /// [`resolve_model`] that never downloads (tests and offline tools).
 pub fn resolve_model_offline(name: &str) -> Result<PathBuf, ModelError> {
-    resolve_model_in(manifest()?, name, None, &SearchPaths::offline_from_env(), None)
+    resolve_model_in(
+        manifest()?,
+        name,
+        None,
+        &SearchPaths::offline_from_env(),
+        None,
+    )
 }
 
 /// Resolution order: (1) `explicit_path`, used as is for any name so users can
@@ -608,12 +620,14 @@ mod tests {
     #[test]
     fn unknown_model_lists_known_names() {
         let m = tiny_manifest();
-        let err = resolve_model_in(&m, "nope", None, &SearchPaths::default(), None).expect_err("unknown");
+        let err =
+            resolve_model_in(&m, "nope", None, &SearchPaths::default(), None).expect_err("unknown");
         assert_eq!(
             err.to_string(),
             "unknown model `nope`; known models: tiny, tinydir"
         );
-        let err = resolve_model_in(&m, "tiny", None, &SearchPaths::default(), None).expect_err("no dirs");
+        let err =
+            resolve_model_in(&m, "tiny", None, &SearchPaths::default(), None).expect_err("no dirs");
         assert!(err
             .to_string()
             .ends_with("fetch it with: python3 models/fetch.py tiny"));

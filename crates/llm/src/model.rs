@@ -37,6 +37,44 @@ pub enum LlmError {
     Other(String),
 }
 
+fn tokenizer_of(ct: &gguf_file::Content) -> Result<Tokenizer, LlmError> {
+    tokenizer_from_gguf_content(ct).map_err(|e| LlmError::Tokenizer(e.to_string()))
+}
+
+/// A decoder's weights, with its tokenizer (a BPE over the whole
+/// vocabulary) built on a second thread meanwhile: both only read `ct`.
+fn load_decoder_and_tokenizer(
+    ct: &gguf_file::Content,
+    reader: &mut BufReader<File>,
+    arch: Arch,
+    opts: LoadOptions,
+    plan: impl FnOnce() -> Plan,
+) -> (
+    Result<Tokenizer, LlmError>,
+    candle_core::Result<Network>,
+    WeightSource,
+) {
+    let mut weights = WeightSource::Read;
+    let (tokenizer, network) = std::thread::scope(|s| {
+        let tokenizer = std::thread::Builder::new()
+            .name("tokenizer".into())
+            .spawn_scoped(s, || tokenizer_of(ct));
+        let network = load_decoder(ct, reader, arch, opts, plan()).map(|(d, w)| {
+            weights = w;
+            d
+        });
+        let tokenizer = match tokenizer {
+            Ok(handle) => handle.join().unwrap_or_else(|_| {
+                Err(LlmError::Tokenizer("the tokenizer build panicked".into()))
+            }),
+            // No second thread to be had: build it here.
+            Err(_) => tokenizer_of(ct),
+        };
+        (tokenizer, network.map(|d| Network::Decoder(Box::new(d))))
+    });
+    (tokenizer, network, weights)
+}
+
 /// The network behind a [`Model`].
 pub enum Network {
     Decoder(Box<Decoder>),
@@ -174,34 +212,18 @@ impl Model {
                 .iter()
                 .filter_map(|key| md_u32(&ct, key))
                 .collect();
-        let tokenizer_of = |ct: &gguf_file::Content| {
-            tokenizer_from_gguf_content(ct).map_err(|e| LlmError::Tokenizer(e.to_string()))
-        };
-        // The tokenizer (a BPE over the whole vocabulary) is built on a
-        // second thread while the weights load: both only read `ct`.
         let mut weights = WeightSource::Read;
         let (tokenizer, network) = match Arch::from_gguf(&arch) {
-            Some(a) => std::thread::scope(|s| {
-                let tokenizer = std::thread::Builder::new()
-                    .name("tokenizer".into())
-                    .spawn_scoped(s, || tokenizer_of(&ct));
+            Some(a) => {
                 // Only our own kernels' matrices are prepared.
                 let dir =
                     prepared_dir.filter(|_| opts.matmul == MatmulImpl::Ours && !opts.requantize_q8);
-                let plan = prepared::plan(dir, path, &meta, &ct);
-                let network = load_decoder(&ct, &mut reader, a, opts, plan).map(|(d, w)| {
-                    weights = w;
-                    d
-                });
-                let tokenizer = match tokenizer {
-                    Ok(handle) => handle.join().unwrap_or_else(|_| {
-                        Err(LlmError::Tokenizer("the tokenizer build panicked".into()))
-                    }),
-                    // No second thread to be had: build it here.
-                    Err(_) => tokenizer_of(&ct),
-                };
-                (tokenizer, network.map(|d| Network::Decoder(Box::new(d))))
-            }),
+                let plan = || prepared::plan(dir, path, &meta, &ct);
+                let (tokenizer, network, w) =
+                    load_decoder_and_tokenizer(&ct, &mut reader, a, opts, plan);
+                weights = w;
+                (tokenizer, network)
+            }
             None if arch == "lfm2" => {
                 let tokenizer = tokenizer_of(&ct);
                 (
