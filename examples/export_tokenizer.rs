@@ -3,13 +3,14 @@
 //! `cargo run --release --example export_tokenizer -- MODEL_NAME OUT.json [GGUF_PATH]`
 //!
 //! The GGUF is found like everywhere else (`resolve_model`): explicit path,
-//! then the continuity model cache, then the Hugging Face cache.
+//! then the continuity model cache, then the Hugging Face cache, then a
+//! download from the hub.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use continuity_llm::gguf_tokenizer::tokenizer_from_gguf;
-use continuity_llm::manifest::resolve_model;
+use continuity_models::hub::resolve_model;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -331,18 +331,11 @@ pub fn generate_with(
     let mut draft: Vec<u32> = Vec::new();
     let stop = 'decode: loop {
         let mut next = 0;
-        for (i, mut logits) in rows.drain(..).enumerate() {
+        for (i, logits) in rows.drain(..).enumerate() {
             if tokens.len() >= opts.max_new_tokens {
                 break 'decode StopReason::MaxTokens;
             }
-            let s = &opts.sampling;
-            let recent = &tokens[tokens.len().saturating_sub(s.repeat_last_n)..];
-            apply_repeat_penalty(&mut logits, recent, s.repeat_penalty);
-            ban_repeated_ngrams(&mut logits, &tokens, s.no_repeat_ngram);
-            if opts.top_logits > 0 {
-                top.push(top_logits(&logits, opts.top_logits));
-            }
-            next = sampler.sample(logits)?;
+            next = sample_next(&mut sampler, opts, &tokens, logits, &mut top)?;
             if stops.contains(&next) {
                 break 'decode StopReason::StopToken;
             }
@@ -381,6 +374,36 @@ pub fn generate_with(
         };
     };
     timings.decode_ms = t1.elapsed().as_secs_f64() * 1e3;
+    finish(model, tokens, stop, timings, top)
+}
+
+/// The next token from one row of logits, after the repeat penalty and the
+/// n-gram ban; its top logits recorded when asked.
+fn sample_next(
+    sampler: &mut Sampler,
+    opts: &GenerateOptions,
+    tokens: &[u32],
+    mut logits: Vec<f32>,
+    top: &mut Vec<Vec<(u32, f32)>>,
+) -> Result<u32, LlmError> {
+    let s = &opts.sampling;
+    let recent = &tokens[tokens.len().saturating_sub(s.repeat_last_n)..];
+    apply_repeat_penalty(&mut logits, recent, s.repeat_penalty);
+    ban_repeated_ngrams(&mut logits, tokens, s.no_repeat_ngram);
+    if opts.top_logits > 0 {
+        top.push(top_logits(&logits, opts.top_logits));
+    }
+    sampler.sample(logits)
+}
+
+/// The generation: its text, and the counts its timings lack so far.
+fn finish(
+    model: &Model,
+    tokens: Vec<u32>,
+    stop: StopReason,
+    mut timings: Timings,
+    top: Vec<Vec<(u32, f32)>>,
+) -> Result<Generation, LlmError> {
     timings.generated_tokens = tokens.len();
     timings.peak_rss_bytes = peak_rss_bytes();
     let text = model.decode(&tokens)?;

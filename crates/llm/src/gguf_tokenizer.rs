@@ -33,6 +33,7 @@
 //! vocabs, and the space llama.cpp inserts after special tokens when
 //! `add_space_prefix` is set (not the case for Gemma 3).
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -225,123 +226,141 @@ fn as_u32(key: &'static str, v: &Value) -> Result<u32> {
     u32::try_from(n).map_err(|_| bad(format!("{n} does not fit a token id")))
 }
 
+/// GGUF metadata, key to value.
+type Metadata = HashMap<String, Value>;
+
+fn md_string(md: &Metadata, k: &'static str) -> Result<Option<String>> {
+    match md.get(k) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(v) => Err(GgufTokenizerError::BadValue {
+            key: k,
+            msg: format!("expected string, got {:?}", v.value_type()),
+        }),
+    }
+}
+
+fn md_strings(md: &Metadata, k: &'static str) -> Result<Option<Vec<String>>> {
+    match md.get(k) {
+        None => Ok(None),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|v| match v {
+                Value::String(s) => Ok(s.clone()),
+                v => Err(GgufTokenizerError::BadValue {
+                    key: k,
+                    msg: format!("expected string items, got {:?}", v.value_type()),
+                }),
+            })
+            .collect::<Result<Vec<_>>>()
+            .map(Some),
+        Some(v) => Err(GgufTokenizerError::BadValue {
+            key: k,
+            msg: format!("expected array, got {:?}", v.value_type()),
+        }),
+    }
+}
+
+fn md_id(md: &Metadata, k: &'static str) -> Result<Option<u32>> {
+    md.get(k).map(|v| as_u32(k, v)).transpose()
+}
+
+fn md_flag(md: &Metadata, k: &'static str) -> Result<Option<bool>> {
+    match md.get(k) {
+        None => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(v) => Err(GgufTokenizerError::BadValue {
+            key: k,
+            msg: format!("expected bool, got {:?}", v.value_type()),
+        }),
+    }
+}
+
+/// Each token's type, at least one per token.
+fn token_types(md: &Metadata, n_tokens: usize) -> Result<Vec<i32>> {
+    let types = match md.get("tokenizer.ggml.token_type") {
+        // llama.cpp treats a missing type array as all-normal.
+        None => vec![1; n_tokens],
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|v| match v {
+                Value::I32(x) => Ok(*x),
+                Value::U32(x) => i32::try_from(*x).map_err(|_| "out of range".to_string()),
+                v => Err(format!("expected i32 items, got {:?}", v.value_type())),
+            })
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(|msg| GgufTokenizerError::BadValue {
+                key: "tokenizer.ggml.token_type",
+                msg,
+            })?,
+        Some(v) => {
+            return Err(GgufTokenizerError::BadValue {
+                key: "tokenizer.ggml.token_type",
+                msg: format!("expected array, got {:?}", v.value_type()),
+            })
+        }
+    };
+    if types.len() < n_tokens {
+        return Err(GgufTokenizerError::BadValue {
+            key: "tokenizer.ggml.token_type",
+            msg: format!("{} types for {} tokens", types.len(), n_tokens),
+        });
+    }
+    Ok(types)
+}
+
+/// Each token's score, when the file has them: at least one per token.
+fn token_scores(md: &Metadata, n_tokens: usize) -> Result<Option<Vec<f32>>> {
+    let scores = match md.get("tokenizer.ggml.scores") {
+        None => None,
+        Some(Value::Array(a)) => Some(
+            a.iter()
+                .map(|v| {
+                    v.to_f32().map_err(|e| GgufTokenizerError::BadValue {
+                        key: "tokenizer.ggml.scores",
+                        msg: e.to_string(),
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?,
+        ),
+        Some(v) => {
+            return Err(GgufTokenizerError::BadValue {
+                key: "tokenizer.ggml.scores",
+                msg: format!("expected array, got {:?}", v.value_type()),
+            })
+        }
+    };
+    if scores.as_ref().is_some_and(|s| s.len() < n_tokens) {
+        return Err(GgufTokenizerError::BadValue {
+            key: "tokenizer.ggml.scores",
+            msg: "fewer scores than tokens".into(),
+        });
+    }
+    Ok(scores)
+}
+
 impl GgufVocab {
     fn from_content(content: &Content) -> Result<Self> {
         let md = &content.metadata;
-        let get = |k: &'static str| md.get(k);
-        let string = |k: &'static str| -> Result<Option<String>> {
-            match get(k) {
-                None => Ok(None),
-                Some(Value::String(s)) => Ok(Some(s.clone())),
-                Some(v) => Err(GgufTokenizerError::BadValue {
-                    key: k,
-                    msg: format!("expected string, got {:?}", v.value_type()),
-                }),
-            }
-        };
-        let strings = |k: &'static str| -> Result<Option<Vec<String>>> {
-            match get(k) {
-                None => Ok(None),
-                Some(Value::Array(a)) => a
-                    .iter()
-                    .map(|v| match v {
-                        Value::String(s) => Ok(s.clone()),
-                        v => Err(GgufTokenizerError::BadValue {
-                            key: k,
-                            msg: format!("expected string items, got {:?}", v.value_type()),
-                        }),
-                    })
-                    .collect::<Result<Vec<_>>>()
-                    .map(Some),
-                Some(v) => Err(GgufTokenizerError::BadValue {
-                    key: k,
-                    msg: format!("expected array, got {:?}", v.value_type()),
-                }),
-            }
-        };
-        let id =
-            |k: &'static str| -> Result<Option<u32>> { get(k).map(|v| as_u32(k, v)).transpose() };
-        let flag = |k: &'static str| -> Result<Option<bool>> {
-            match get(k) {
-                None => Ok(None),
-                Some(Value::Bool(b)) => Ok(Some(*b)),
-                Some(v) => Err(GgufTokenizerError::BadValue {
-                    key: k,
-                    msg: format!("expected bool, got {:?}", v.value_type()),
-                }),
-            }
-        };
-
-        let model = string("tokenizer.ggml.model")?
+        let model = md_string(md, "tokenizer.ggml.model")?
             .ok_or(GgufTokenizerError::MissingKey("tokenizer.ggml.model"))?;
-        let tokens = strings("tokenizer.ggml.tokens")?
+        let tokens = md_strings(md, "tokenizer.ggml.tokens")?
             .ok_or(GgufTokenizerError::MissingKey("tokenizer.ggml.tokens"))?;
-        let types = match get("tokenizer.ggml.token_type") {
-            // llama.cpp treats a missing type array as all-normal.
-            None => vec![1; tokens.len()],
-            Some(Value::Array(a)) => a
-                .iter()
-                .map(|v| match v {
-                    Value::I32(x) => Ok(*x),
-                    Value::U32(x) => i32::try_from(*x).map_err(|_| "out of range".to_string()),
-                    v => Err(format!("expected i32 items, got {:?}", v.value_type())),
-                })
-                .collect::<std::result::Result<Vec<_>, _>>()
-                .map_err(|msg| GgufTokenizerError::BadValue {
-                    key: "tokenizer.ggml.token_type",
-                    msg,
-                })?,
-            Some(v) => {
-                return Err(GgufTokenizerError::BadValue {
-                    key: "tokenizer.ggml.token_type",
-                    msg: format!("expected array, got {:?}", v.value_type()),
-                })
-            }
-        };
-        if types.len() < tokens.len() {
-            return Err(GgufTokenizerError::BadValue {
-                key: "tokenizer.ggml.token_type",
-                msg: format!("{} types for {} tokens", types.len(), tokens.len()),
-            });
-        }
-        let scores = match get("tokenizer.ggml.scores") {
-            None => None,
-            Some(Value::Array(a)) => Some(
-                a.iter()
-                    .map(|v| {
-                        v.to_f32().map_err(|e| GgufTokenizerError::BadValue {
-                            key: "tokenizer.ggml.scores",
-                            msg: e.to_string(),
-                        })
-                    })
-                    .collect::<Result<Vec<_>>>()?,
-            ),
-            Some(v) => {
-                return Err(GgufTokenizerError::BadValue {
-                    key: "tokenizer.ggml.scores",
-                    msg: format!("expected array, got {:?}", v.value_type()),
-                })
-            }
-        };
-        if scores.as_ref().is_some_and(|s| s.len() < tokens.len()) {
-            return Err(GgufTokenizerError::BadValue {
-                key: "tokenizer.ggml.scores",
-                msg: "fewer scores than tokens".into(),
-            });
-        }
+        let types = token_types(md, tokens.len())?;
+        let scores = token_scores(md, tokens.len())?;
         let n = tokens.len();
         // Out-of-range special ids are disabled, as llama.cpp does.
         let in_range = |x: Option<u32>| x.filter(|&i| (i as usize) < n);
         Ok(GgufVocab {
             model,
-            pre: string("tokenizer.ggml.pre")?.unwrap_or_else(|| "default".into()),
-            merges: strings("tokenizer.ggml.merges")?,
-            bos: in_range(id("tokenizer.ggml.bos_token_id")?),
-            eos: in_range(id("tokenizer.ggml.eos_token_id")?),
-            unk: in_range(id("tokenizer.ggml.unknown_token_id")?),
-            add_bos: flag("tokenizer.ggml.add_bos_token")?,
-            add_eos: flag("tokenizer.ggml.add_eos_token")?,
-            add_space_prefix: flag("tokenizer.ggml.add_space_prefix")?,
+            pre: md_string(md, "tokenizer.ggml.pre")?.unwrap_or_else(|| "default".into()),
+            merges: md_strings(md, "tokenizer.ggml.merges")?,
+            bos: in_range(md_id(md, "tokenizer.ggml.bos_token_id")?),
+            eos: in_range(md_id(md, "tokenizer.ggml.eos_token_id")?),
+            unk: in_range(md_id(md, "tokenizer.ggml.unknown_token_id")?),
+            add_bos: md_flag(md, "tokenizer.ggml.add_bos_token")?,
+            add_eos: md_flag(md, "tokenizer.ggml.add_eos_token")?,
+            add_space_prefix: md_flag(md, "tokenizer.ggml.add_space_prefix")?,
             tokens,
             types,
             scores,

@@ -4,6 +4,10 @@
 //! The manifest is embedded so the binary knows the expected file names and
 //! hashes without the source tree; `models/fetch.py` reads the same file, so
 //! the two can never disagree about where a model lives.
+//!
+//! The runtime has no network stack: a download, when the caches lack a
+//! model, goes through a [`Fetch`] the caller passes (the models crate's
+//! Hugging Face hub client).
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -188,9 +192,16 @@ pub struct SearchPaths {
     pub models_dir: Option<PathBuf>,
     /// A Hugging Face hub cache (`.../hub`, containing `models--ORG--REPO`).
     pub hf_hub_dir: Option<PathBuf>,
-    /// Download from the Hugging Face hub (through `hf-hub`, into
-    /// `hf_hub_dir`) when no cache has the model.
+    /// Download from the Hugging Face hub (through the caller's [`Fetch`],
+    /// into `hf_hub_dir`) when no cache has the model.
     pub download: bool,
+}
+
+/// Downloads a model the caches lack into a Hugging Face hub cache.
+pub trait Fetch {
+    /// Fetch `spec`'s file(s) from `hf` into `hub` (hf-hub's cache layout)
+    /// and return the file, or the snapshot folder of a directory model.
+    fn fetch(&self, spec: &ModelSpec, hf: &HfSource, hub: &Path) -> Result<PathBuf, String>;
 }
 
 impl SearchPaths {
@@ -240,14 +251,31 @@ impl SearchPaths {
 }
 
 /// Find the file (or directory) for model `name` using the embedded manifest
-/// and the environment's cache locations. See [`resolve_model_in`] for the order.
-pub fn resolve_model(name: &str, explicit_path: Option<&Path>) -> Result<PathBuf, ModelError> {
-    resolve_model_in(manifest()?, name, explicit_path, &SearchPaths::from_env())
+/// and the environment's cache locations, downloading through `fetch` when
+/// one is given. See [`resolve_model_in`] for the order.
+pub fn resolve_model(
+    name: &str,
+    explicit_path: Option<&Path>,
+    fetch: Option<&dyn Fetch>,
+) -> Result<PathBuf, ModelError> {
+    resolve_model_in(
+        manifest()?,
+        name,
+        explicit_path,
+        &SearchPaths::from_env(),
+        fetch,
+    )
 }
 
 /// [`resolve_model`] that never downloads (tests and offline tools).
 pub fn resolve_model_offline(name: &str) -> Result<PathBuf, ModelError> {
-    resolve_model_in(manifest()?, name, None, &SearchPaths::offline_from_env())
+    resolve_model_in(
+        manifest()?,
+        name,
+        None,
+        &SearchPaths::offline_from_env(),
+        None,
+    )
 }
 
 /// Resolution order: (1) `explicit_path`, used as is for any name so users can
@@ -257,12 +285,13 @@ pub fn resolve_model_offline(name: &str) -> Result<PathBuf, ModelError> {
 /// hash when it wrote the file). (3) The Hugging Face cache
 /// `models--ORG--REPO/snapshots/*/FILE`; for directory models, the first
 /// snapshot holding every listed file. (4) Unless offline (`HF_HUB_OFFLINE=1`),
-/// a download from the hub into that cache with `hf-hub`.
+/// a download from the hub into that cache through `fetch`, when given.
 pub fn resolve_model_in(
     manifest: &Manifest,
     name: &str,
     explicit_path: Option<&Path>,
     paths: &SearchPaths,
+    fetch: Option<&dyn Fetch>,
 ) -> Result<PathBuf, ModelError> {
     if let Some(p) = explicit_path {
         return if p.exists() {
@@ -311,8 +340,8 @@ pub fn resolve_model_in(
         if let Some(p) = found {
             return Ok(p);
         }
-        if paths.download {
-            match download(spec, hf, hub) {
+        if let Some(fetch) = fetch.filter(|_| paths.download) {
+            match fetch.fetch(spec, hf, hub) {
                 Ok(p) => return Ok(p),
                 Err(e) => searched.push(format!("download from huggingface.co failed: {e}")),
             }
@@ -331,40 +360,6 @@ pub fn resolve_model_in(
             searched.join(", ")
         },
     })
-}
-
-/// Fetch the model's file(s) from the hub into `hub` (hf-hub's cache layout),
-/// then check sizes against the manifest.
-fn download(spec: &ModelSpec, hf: &HfSource, hub: &Path) -> Result<PathBuf, String> {
-    let api = hf_hub::api::sync::ApiBuilder::from_cache(hf_hub::Cache::new(hub.to_path_buf()))
-        .with_progress(true)
-        .build()
-        .map_err(|e| e.to_string())?;
-    let repo = api.model(hf.repo.clone());
-    match &hf.file {
-        Some(file) => {
-            let p = repo.get(file).map_err(|e| e.to_string())?;
-            if !file_has_size(&p, spec.size) {
-                return Err(format!("{} does not have the manifest's size", p.display()));
-            }
-            Ok(p)
-        }
-        None => {
-            let mut dir = None;
-            for f in &spec.files {
-                let p = repo.get(&f.path).map_err(|e| e.to_string())?;
-                if !file_has_size(&p, Some(f.size)) {
-                    return Err(format!("{} does not have the manifest's size", p.display()));
-                }
-                // The snapshot folder: strip the file's relative path.
-                dir = p
-                    .ancestors()
-                    .nth(Path::new(&f.path).components().count())
-                    .map(Path::to_path_buf);
-            }
-            dir.ok_or_else(|| "the manifest lists no files".to_string())
-        }
-    }
 }
 
 /// Regular file (symlinks followed) with the expected size, when one is known.
@@ -510,7 +505,7 @@ mod tests {
         };
 
         // Nothing present: error names the fetch command and the searched paths.
-        let err = resolve_model_in(&m, "tiny", None, &paths).expect_err("missing");
+        let err = resolve_model_in(&m, "tiny", None, &paths, None).expect_err("missing");
         let msg = err.to_string();
         assert!(msg.contains("python3 models/fetch.py tiny"), "{msg}");
         assert!(
@@ -521,19 +516,19 @@ mod tests {
         // HF cache only.
         std::fs::write(snap.join("tiny-q4.gguf"), b"hf").expect("write");
         assert_eq!(
-            resolve_model_in(&m, "tiny", None, &paths).expect("hf"),
+            resolve_model_in(&m, "tiny", None, &paths, None).expect("hf"),
             snap.join("tiny-q4.gguf")
         );
 
         // Cache file with the wrong size is ignored; right size wins over HF.
         std::fs::write(models.join("tiny.gguf"), b"bad").expect("write");
         assert_eq!(
-            resolve_model_in(&m, "tiny", None, &paths).expect("hf"),
+            resolve_model_in(&m, "tiny", None, &paths, None).expect("hf"),
             snap.join("tiny-q4.gguf")
         );
         std::fs::write(models.join("tiny.gguf"), b"good").expect("write");
         assert_eq!(
-            resolve_model_in(&m, "tiny", None, &paths).expect("cache"),
+            resolve_model_in(&m, "tiny", None, &paths, None).expect("cache"),
             models.join("tiny.gguf")
         );
 
@@ -542,16 +537,16 @@ mod tests {
         let own = tmp.path().join("own.gguf");
         std::fs::write(&own, b"x").expect("write");
         assert_eq!(
-            resolve_model_in(&m, "tiny", Some(&own), &paths).expect("explicit"),
+            resolve_model_in(&m, "tiny", Some(&own), &paths, None).expect("explicit"),
             own
         );
         assert_eq!(
-            resolve_model_in(&m, "lfm2", Some(&own), &paths).expect("explicit"),
+            resolve_model_in(&m, "lfm2", Some(&own), &paths, None).expect("explicit"),
             own
         );
         let gone = tmp.path().join("gone.gguf");
         assert!(matches!(
-            resolve_model_in(&m, "tiny", Some(&gone), &paths),
+            resolve_model_in(&m, "tiny", Some(&gone), &paths, None),
             Err(ModelError::ExplicitPathMissing { .. })
         ));
     }
@@ -572,7 +567,7 @@ mod tests {
         // Incomplete cache dir and incomplete snapshot: not found.
         std::fs::write(models.join("tinydir/a.bin"), b"ab").expect("write");
         std::fs::write(snap.join("a.bin"), b"ab").expect("write");
-        let err = resolve_model_in(&m, "tinydir", None, &paths).expect_err("incomplete");
+        let err = resolve_model_in(&m, "tinydir", None, &paths, None).expect_err("incomplete");
         assert!(
             err.to_string().contains("python3 models/fetch.py tinydir"),
             "{err}"
@@ -580,13 +575,13 @@ mod tests {
         // A complete snapshot is used while the cache dir is incomplete.
         std::fs::write(snap.join("sub/b.json"), b"{").expect("write");
         assert_eq!(
-            resolve_model_in(&m, "tinydir", None, &paths).expect("hf"),
+            resolve_model_in(&m, "tinydir", None, &paths, None).expect("hf"),
             snap
         );
         // A complete cache dir wins.
         std::fs::write(models.join("tinydir/sub/b.json"), b"{").expect("write");
         assert_eq!(
-            resolve_model_in(&m, "tinydir", None, &paths).expect("cache"),
+            resolve_model_in(&m, "tinydir", None, &paths, None).expect("cache"),
             models.join("tinydir")
         );
     }
@@ -625,12 +620,14 @@ mod tests {
     #[test]
     fn unknown_model_lists_known_names() {
         let m = tiny_manifest();
-        let err = resolve_model_in(&m, "nope", None, &SearchPaths::default()).expect_err("unknown");
+        let err =
+            resolve_model_in(&m, "nope", None, &SearchPaths::default(), None).expect_err("unknown");
         assert_eq!(
             err.to_string(),
             "unknown model `nope`; known models: tiny, tinydir"
         );
-        let err = resolve_model_in(&m, "tiny", None, &SearchPaths::default()).expect_err("no dirs");
+        let err =
+            resolve_model_in(&m, "tiny", None, &SearchPaths::default(), None).expect_err("no dirs");
         assert!(err
             .to_string()
             .ends_with("fetch it with: python3 models/fetch.py tiny"));

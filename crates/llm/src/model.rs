@@ -15,7 +15,7 @@ use super::arch::prepared::{self, Plan, WeightSource};
 use super::arch::tensors::{PreparedUse, TensorReader};
 use super::chat::ChatTemplate;
 use super::gguf_tokenizer::tokenizer_from_gguf_content;
-use super::manifest::{resolve_model, ModelError};
+use super::manifest::{resolve_model, Fetch, ModelError};
 
 /// Errors while loading or running a model.
 #[derive(Debug, thiserror::Error)]
@@ -35,6 +35,44 @@ pub enum LlmError {
     Candle(#[from] candle_core::Error),
     #[error("{0}")]
     Other(String),
+}
+
+fn tokenizer_of(ct: &gguf_file::Content) -> Result<Tokenizer, LlmError> {
+    tokenizer_from_gguf_content(ct).map_err(|e| LlmError::Tokenizer(e.to_string()))
+}
+
+/// A decoder's weights, with its tokenizer (a BPE over the whole
+/// vocabulary) built on a second thread meanwhile: both only read `ct`.
+fn load_decoder_and_tokenizer(
+    ct: &gguf_file::Content,
+    reader: &mut BufReader<File>,
+    arch: Arch,
+    opts: LoadOptions,
+    plan: impl FnOnce() -> Plan,
+) -> (
+    Result<Tokenizer, LlmError>,
+    candle_core::Result<Network>,
+    WeightSource,
+) {
+    let mut weights = WeightSource::Read;
+    let (tokenizer, network) = std::thread::scope(|s| {
+        let tokenizer = std::thread::Builder::new()
+            .name("tokenizer".into())
+            .spawn_scoped(s, || tokenizer_of(ct));
+        let network = load_decoder(ct, reader, arch, opts, plan()).map(|(d, w)| {
+            weights = w;
+            d
+        });
+        let tokenizer = match tokenizer {
+            Ok(handle) => handle.join().unwrap_or_else(|_| {
+                Err(LlmError::Tokenizer("the tokenizer build panicked".into()))
+            }),
+            // No second thread to be had: build it here.
+            Err(_) => tokenizer_of(ct),
+        };
+        (tokenizer, network.map(|d| Network::Decoder(Box::new(d))))
+    });
+    (tokenizer, network, weights)
 }
 
 /// The network behind a [`Model`].
@@ -129,13 +167,15 @@ fn md_u32(ct: &gguf_file::Content, key: &str) -> Option<u32> {
 
 impl Model {
     /// Load a manifest model by name (`smollm2-135m`, ...), or any GGUF at
-    /// `explicit_path` (then `name` is only a label).
+    /// `explicit_path` (then `name` is only a label); a model no cache holds
+    /// is downloaded through `fetch`, when given.
     pub fn load_by_name(
         name: &str,
         explicit_path: Option<&Path>,
         opts: LoadOptions,
+        fetch: Option<&dyn Fetch>,
     ) -> Result<Self, LlmError> {
-        let path = resolve_model(name, explicit_path)?;
+        let path = resolve_model(name, explicit_path, fetch)?;
         Self::load(name, &path, opts)
     }
 
@@ -172,34 +212,18 @@ impl Model {
                 .iter()
                 .filter_map(|key| md_u32(&ct, key))
                 .collect();
-        let tokenizer_of = |ct: &gguf_file::Content| {
-            tokenizer_from_gguf_content(ct).map_err(|e| LlmError::Tokenizer(e.to_string()))
-        };
-        // The tokenizer (a BPE over the whole vocabulary) is built on a
-        // second thread while the weights load: both only read `ct`.
         let mut weights = WeightSource::Read;
         let (tokenizer, network) = match Arch::from_gguf(&arch) {
-            Some(a) => std::thread::scope(|s| {
-                let tokenizer = std::thread::Builder::new()
-                    .name("tokenizer".into())
-                    .spawn_scoped(s, || tokenizer_of(&ct));
+            Some(a) => {
                 // Only our own kernels' matrices are prepared.
                 let dir =
                     prepared_dir.filter(|_| opts.matmul == MatmulImpl::Ours && !opts.requantize_q8);
-                let plan = prepared::plan(dir, path, &meta, &ct);
-                let network = load_decoder(&ct, &mut reader, a, opts, plan).map(|(d, w)| {
-                    weights = w;
-                    d
-                });
-                let tokenizer = match tokenizer {
-                    Ok(handle) => handle.join().unwrap_or_else(|_| {
-                        Err(LlmError::Tokenizer("the tokenizer build panicked".into()))
-                    }),
-                    // No second thread to be had: build it here.
-                    Err(_) => tokenizer_of(&ct),
-                };
-                (tokenizer, network.map(|d| Network::Decoder(Box::new(d))))
-            }),
+                let plan = || prepared::plan(dir, path, &meta, &ct);
+                let (tokenizer, network, w) =
+                    load_decoder_and_tokenizer(&ct, &mut reader, a, opts, plan);
+                weights = w;
+                (tokenizer, network)
+            }
             None if arch == "lfm2" => {
                 let tokenizer = tokenizer_of(&ct);
                 (

@@ -4,6 +4,7 @@
 //! [`Summarizer`].
 
 pub mod agent;
+pub mod hub;
 pub mod prompts;
 pub mod summarizer;
 pub mod tokenizer;

@@ -10,6 +10,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use crate::hub::resolve_model;
 use continuity_core::error::{Error, InputError, Source};
 use continuity_core::summarize::{
     cap_words, whole_sentences, NarrativeItem, NarrativeKind, Summarizer, SummarizerMetrics,
@@ -18,8 +19,7 @@ use continuity_core::summarize::{
 use continuity_llm::arch::decoder::LoadOptions;
 use continuity_llm::chat::{ChatTemplate, Message};
 use continuity_llm::generate::{generate_with, GenerateOptions, SamplingOptions};
-use continuity_llm::manifest::resolve_model;
-use continuity_llm::model::Model;
+use continuity_llm::model::{LlmError, Model};
 
 use crate::prompts::{PROMPT_CODING, PROMPT_GOVERNED, PROMPT_SUMMARY_ONLY, PROMPT_SYSTEM};
 
@@ -202,31 +202,8 @@ impl Summarizer for LlmSummarizer {
             .min(model.context_length().saturating_sub(gen_budget));
 
         let state = request.outline.join(" ");
-        // Newest items first until the budget is used; then restore order.
-        let lines: Vec<String> = request
-            .items
-            .iter()
-            .map(|i| render_item(i, settings.max_item_chars))
-            .collect();
-        let fixed = model
-            .encode(&prompt_text(model.template, request.job, "", &state, cap))
-            .map_err(|e| err(&e))?
-            .len();
-        let mut used = fixed + 8;
-        let mut kept = 0;
-        for line in lines.iter().rev() {
-            let n = model.encode(line).map_err(|e| err(&e))?.len() + 1;
-            if used + n > budget {
-                break;
-            }
-            used += n;
-            kept += 1;
-        }
-        let mut narrative = String::new();
-        if kept < lines.len() {
-            narrative.push_str("(earlier log lines omitted)\n");
-        }
-        narrative.push_str(&lines[lines.len() - kept..].join("\n"));
+        let narrative =
+            fit_narrative(model, request, &settings, &state, cap, budget).map_err(|e| err(&e))?;
         let prompt = model
             .encode(&prompt_text(
                 model.template,
@@ -256,17 +233,7 @@ impl Summarizer for LlmSummarizer {
                 .unwrap_or(true)
         })
         .map_err(|e| err(&e))?;
-        let text = generation.text.trim();
-        let text = text.strip_prefix("Summary:").unwrap_or(text).trim();
-        let text = match request.job {
-            // A model that ignored the fields wrote prose: keep that.
-            SummaryJob::Coding => Some(filled_fields(text))
-                .filter(|f| !f.is_empty())
-                .unwrap_or_else(|| text.to_string()),
-            _ => text.to_string(),
-        };
-        let (text, _) = cap_words(&text, cap);
-        let text = whole_sentences_only(text);
+        let text = clean_summary(&generation.text, request.job, cap);
         let t = &generation.timings;
         let metrics = SummarizerMetrics {
             load_ms: round3(t.load_ms),
@@ -285,6 +252,60 @@ impl Summarizer for LlmSummarizer {
             metrics: Some(metrics),
         })
     }
+}
+
+/// The narrative the prompt carries: the newest items first until the
+/// budget is used, then in their order, with a line saying when earlier
+/// ones were left out.
+fn fit_narrative(
+    model: &Model,
+    request: &SummaryRequest<'_>,
+    settings: &LlmSettings,
+    state: &str,
+    cap: usize,
+    budget: usize,
+) -> Result<String, LlmError> {
+    let lines: Vec<String> = request
+        .items
+        .iter()
+        .map(|i| render_item(i, settings.max_item_chars))
+        .collect();
+    let fixed = model
+        .encode(&prompt_text(model.template, request.job, "", state, cap))?
+        .len();
+    let mut used = fixed + 8;
+    let mut kept = 0;
+    for line in lines.iter().rev() {
+        let n = model.encode(line)?.len() + 1;
+        if used + n > budget {
+            break;
+        }
+        used += n;
+        kept += 1;
+    }
+    let mut narrative = String::new();
+    if kept < lines.len() {
+        narrative.push_str("(earlier log lines omitted)\n");
+    }
+    narrative.push_str(&lines[lines.len() - kept..].join("\n"));
+    Ok(narrative)
+}
+
+/// The generated text as a summary: the prompt's label off, the coding
+/// job's filled fields (or the prose a model wrote instead), capped at
+/// `cap` words and cut to whole sentences.
+fn clean_summary(generated: &str, job: SummaryJob, cap: usize) -> String {
+    let text = generated.trim();
+    let text = text.strip_prefix("Summary:").unwrap_or(text).trim();
+    let text = match job {
+        // A model that ignored the fields wrote prose: keep that.
+        SummaryJob::Coding => Some(filled_fields(text))
+            .filter(|f| !f.is_empty())
+            .unwrap_or_else(|| text.to_string()),
+        _ => text.to_string(),
+    };
+    let (text, _) = cap_words(&text, cap);
+    whole_sentences_only(text)
 }
 
 fn round3(x: f64) -> f64 {

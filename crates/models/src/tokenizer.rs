@@ -84,11 +84,9 @@ impl TokenCounter {
             let gguf = if is_gguf {
                 path.to_path_buf()
             } else {
-                continuity_llm::manifest::resolve_model(spec, None).map_err(|e| {
-                    InputError::InvalidTokenizer {
-                        file: Source(spec.to_string()),
-                        message: e.to_string(),
-                    }
+                crate::hub::resolve_model(spec, None).map_err(|e| InputError::InvalidTokenizer {
+                    file: Source(spec.to_string()),
+                    message: e.to_string(),
                 })?
             };
             let tokenizer =

@@ -48,6 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &args.model,
         args.model_path.as_deref(),
         LoadOptions::default(),
+        Some(&continuity_models::hub::HfHub),
     )?;
     let ids: Vec<u32> = match (&args.prompt, &args.prompt_ids) {
         (Some(text), _) => m.encode(text)?,

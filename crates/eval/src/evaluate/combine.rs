@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{align, chosen_units, unit_tops, Analysis, Thresholds, Verdict};
+use super::{align, chosen_units, unit_tops, Analysis, Thresholds, Top, Verdict};
 
 /// Combiner weights, embedded from the trained file.
 pub const COMBINER_TOML: &str = include_str!("../../../../eval/faithfulness/combiner.toml");
@@ -76,101 +76,123 @@ pub fn features(a: &Analysis, t: &Thresholds) -> Vec<Vec<f32>> {
     a.signals
         .iter()
         .enumerate()
-        .map(|(fi, sig)| {
-            if sig.is_empty() {
-                let mut v = vec![0.0; FEATURES.len()];
-                v[0] = -1.0;
-                return v;
-            }
-            let mut bu = 0;
-            let mut best = f32::NEG_INFINITY;
-            for (i, s) in sig.iter().enumerate() {
-                let x = align(s, t);
-                if x > best {
-                    best = x;
-                    bu = i;
-                }
-            }
-            let tp = top[bu];
-            let other = if tp.fact == fi { tp.second } else { tp.best };
-            let rel = if other.is_finite() { best - other } else { 0.3 };
-            let chosen = chosen_units(fi, sig, t, &top);
-            // Signals over the chosen clauses, or the best one if none.
-            let pool: Vec<&super::UnitSignals> = if chosen.is_empty() {
-                vec![&sig[bu]]
-            } else {
-                chosen
-            };
-            let has = |p: &str| {
-                pool.iter()
-                    .any(|s| s.conflicts.iter().any(|c| c.starts_with(p)))
-            };
-            let lexicon = pool.iter().any(|s| {
-                s.conflicts
-                    .iter()
-                    .any(|c| c.starts_with("lexicon") && c != "lexicon: actor")
-            });
-            let contrast = pool
-                .iter()
-                .map(|s| s.contrast)
-                .fold(f32::NEG_INFINITY, f32::max);
-            let n_mentions = sig.iter().filter(|s| align(s, t) >= t.mention).count() as f32;
-            let j = judge_feats(a, fi, bu);
-            // The judge on the fact's parts (the whole fact when it has one).
-            let jp = match sig[bu].judge_parts.or(sig[bu].judge) {
-                Some(p) => [p.entails, p.contradicts],
-                None => [0.0, 0.0],
-            };
-            let rule = rules[fi];
-            let fact = a.fact_texts.get(fi).map(String::as_str).unwrap_or("");
-            let f_ids = super::text::ids(fact);
-            let all_text = a.sentences.join(" ");
-            let s_ids = super::text::ids(&all_text);
-            let id_recall = if f_ids.is_empty() {
-                0.5
-            } else {
-                f_ids.intersection(&s_ids).count() as f32 / f_ids.len() as f32
-            };
-            let fw = content_words(fact);
-            let recall = |text: &str| {
-                if fw.is_empty() {
-                    return 0.0;
-                }
-                let uw = content_words(text);
-                fw.iter().filter(|w| uw.contains(*w)).count() as f32 / fw.len() as f32
-            };
-            let best_sentence = &a.sentences[a.units[sig[bu].unit].sentence];
-            let cos_part = if sig[bu].cos_part.is_finite() {
-                sig[bu].cos_part
-            } else {
-                sig[bu].cos
-            };
-            vec![
-                best,
-                sig[bu].cos,
-                rel,
-                (tp.fact == fi) as u8 as f32,
-                n_mentions.min(3.0),
-                if contrast.is_finite() { contrast } else { 0.0 },
-                lexicon as u8 as f32,
-                has("lexicon: actor") as u8 as f32,
-                has("values") as u8 as f32,
-                (rule == Verdict::Supported) as u8 as f32,
-                (rule == Verdict::Contradicted) as u8 as f32,
-                cos_part,
-                sig[bu].anchored as u8 as f32,
-                sig[bu].specific as u8 as f32,
-                id_recall,
-                recall(best_sentence),
-                recall(&all_text),
-                j[0],
-                j[1],
-                j[2],
-                jp[0],
-                jp[1],
-            ]
-        })
+        .map(|(fi, sig)| fact_features(a, t, fi, sig, &top, rules[fi]))
         .collect()
+}
+
+/// One fact's features, in [`FEATURES`] order.
+fn fact_features(
+    a: &Analysis,
+    t: &Thresholds,
+    fi: usize,
+    sig: &[super::UnitSignals],
+    top: &[Top],
+    rule: Verdict,
+) -> Vec<f32> {
+    if sig.is_empty() {
+        let mut v = vec![0.0; FEATURES.len()];
+        v[0] = -1.0;
+        return v;
+    }
+    let (bu, best) = best_unit(sig, t);
+    let tp = top[bu];
+    let other = if tp.fact == fi { tp.second } else { tp.best };
+    let rel = if other.is_finite() { best - other } else { 0.3 };
+    let chosen = chosen_units(fi, sig, t, top);
+    // Signals over the chosen clauses, or the best one if none.
+    let pool: Vec<&super::UnitSignals> = if chosen.is_empty() {
+        vec![&sig[bu]]
+    } else {
+        chosen
+    };
+    let has = |p: &str| {
+        pool.iter()
+            .any(|s| s.conflicts.iter().any(|c| c.starts_with(p)))
+    };
+    let lexicon = pool.iter().any(|s| {
+        s.conflicts
+            .iter()
+            .any(|c| c.starts_with("lexicon") && c != "lexicon: actor")
+    });
+    let contrast = pool
+        .iter()
+        .map(|s| s.contrast)
+        .fold(f32::NEG_INFINITY, f32::max);
+    let n_mentions = sig.iter().filter(|s| align(s, t) >= t.mention).count() as f32;
+    let j = judge_feats(a, fi, bu);
+    // The judge on the fact's parts (the whole fact when it has one).
+    let jp = match sig[bu].judge_parts.or(sig[bu].judge) {
+        Some(p) => [p.entails, p.contradicts],
+        None => [0.0, 0.0],
+    };
+    let best_sentence = &a.sentences[a.units[sig[bu].unit].sentence];
+    let [id_recall, best_recall, all_recall] = fact_recall(a, fi, best_sentence);
+    let cos_part = if sig[bu].cos_part.is_finite() {
+        sig[bu].cos_part
+    } else {
+        sig[bu].cos
+    };
+    vec![
+        best,
+        sig[bu].cos,
+        rel,
+        (tp.fact == fi) as u8 as f32,
+        n_mentions.min(3.0),
+        if contrast.is_finite() { contrast } else { 0.0 },
+        lexicon as u8 as f32,
+        has("lexicon: actor") as u8 as f32,
+        has("values") as u8 as f32,
+        (rule == Verdict::Supported) as u8 as f32,
+        (rule == Verdict::Contradicted) as u8 as f32,
+        cos_part,
+        sig[bu].anchored as u8 as f32,
+        sig[bu].specific as u8 as f32,
+        id_recall,
+        best_recall,
+        all_recall,
+        j[0],
+        j[1],
+        j[2],
+        jp[0],
+        jp[1],
+    ]
+}
+
+/// The unit best aligned with the fact (the first of equals), and its score.
+fn best_unit(sig: &[super::UnitSignals], t: &Thresholds) -> (usize, f32) {
+    let mut bu = 0;
+    let mut best = f32::NEG_INFINITY;
+    for (i, s) in sig.iter().enumerate() {
+        let x = align(s, t);
+        if x > best {
+            best = x;
+            bu = i;
+        }
+    }
+    (bu, best)
+}
+
+/// How much of the fact the summary holds: its ids anywhere, its content
+/// words in the best sentence and in the whole summary.
+fn fact_recall(a: &Analysis, fi: usize, best_sentence: &str) -> [f32; 3] {
+    let fact = a.fact_texts.get(fi).map(String::as_str).unwrap_or("");
+    let f_ids = super::text::ids(fact);
+    let all_text = a.sentences.join(" ");
+    let s_ids = super::text::ids(&all_text);
+    let id_recall = if f_ids.is_empty() {
+        0.5
+    } else {
+        f_ids.intersection(&s_ids).count() as f32 / f_ids.len() as f32
+    };
+    let fw = content_words(fact);
+    let recall = |text: &str| {
+        if fw.is_empty() {
+            return 0.0;
+        }
+        let uw = content_words(text);
+        fw.iter().filter(|w| uw.contains(*w)).count() as f32 / fw.len() as f32
+    };
+    [id_recall, recall(best_sentence), recall(&all_text)]
 }
 
 /// The combiner file: one trained combiner per judge.

@@ -146,6 +146,7 @@ impl LlmJudge {
             name,
             None,
             continuity_llm::arch::decoder::LoadOptions::default(),
+            Some(&continuity_models::hub::HfHub),
         )
         .map_err(|e| Error::Internal(format!("judge model {name}: {e}")))?;
         let mut label_ids = [0u32; 3];

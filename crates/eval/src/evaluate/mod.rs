@@ -36,7 +36,7 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::facts::{FactKey, KeywordCheck};
+use crate::facts::{Fact, FactKey, KeywordCheck};
 pub use combine::Combiner;
 use continuity_core::error::{Error, Result};
 pub use embed::Embedder;
@@ -236,7 +236,7 @@ pub struct Evaluator {
 
 /// Resolve and load the MiniLM embedder (`models/fetch.py minilm-l6`).
 pub fn load_embedder() -> Result<Embedder> {
-    let dir = continuity_llm::manifest::resolve_model("minilm-l6", None)
+    let dir = continuity_models::hub::resolve_model("minilm-l6", None)
         .map_err(|e| Error::Internal(e.to_string()))?;
     Embedder::load(&dir)
 }
@@ -298,29 +298,11 @@ impl Evaluator {
     ) -> Result<Analysis> {
         let (sentences, units) = text::units(summary);
         let facts = &key.facts;
+        let (parts, cfs) = fact_variants(facts);
         let mut texts: Vec<String> = facts.iter().map(|f| f.statement.clone()).collect();
         texts.extend(units.iter().map(|u| u.text.clone()));
-        let parts: Vec<Vec<String>> = facts
-            .iter()
-            .map(|f| {
-                let c = text::clauses(&f.statement);
-                if c.len() > 1 {
-                    c
-                } else {
-                    Vec::new()
-                }
-            })
-            .collect();
-        for p in &parts {
-            texts.extend(p.iter().cloned());
-        }
-        let cfs: Vec<Vec<String>> = facts
-            .iter()
-            .map(|f| lexicon::counterfactuals(&f.statement))
-            .collect();
-        for c in &cfs {
-            texts.extend(c.iter().cloned());
-        }
+        texts.extend(parts.iter().flatten().cloned());
+        texts.extend(cfs.iter().flatten().cloned());
         let vecs = self.embedder.embed(&texts)?;
         let chunk_vecs = self.embedder.embed(&records.chunks)?;
         let fact_v = &vecs[..facts.len()];
@@ -333,10 +315,13 @@ impl Evaluator {
 
         // Values.
         let mismatches = records.mismatches(&sentences);
-        let bad_sentences: BTreeSet<&str> =
-            mismatches.iter().map(|m| m.sentence.as_str()).collect();
-        let unit_readings: Vec<lexicon::Reading> =
-            units.iter().map(|u| lexicon::read(&u.text)).collect();
+        let summary_units = SummaryUnits {
+            sentences: &sentences,
+            units: &units,
+            vecs: unit_v,
+            readings: units.iter().map(|u| lexicon::read(&u.text)).collect(),
+            bad_sentences: mismatches.iter().map(|m| m.sentence.as_str()).collect(),
+        };
 
         let mut signals: Vec<Vec<UnitSignals>> = Vec::new();
         let mut evidence = Vec::new();
@@ -347,164 +332,25 @@ impl Evaluator {
             part_v = rest;
             let (this_cf, rest) = cf_v.split_at(cfs[fi].len());
             cf_v = rest;
-            let mut others: BTreeSet<&String> = BTreeSet::new();
-            for (j, ids) in all_ids.iter().enumerate() {
-                if j != fi {
-                    others.extend(ids.iter());
-                }
-            }
-            let own_specific: BTreeSet<&String> =
-                all_ids[fi].iter().filter(|i| !others.contains(i)).collect();
-            let f_ids = text::ids(&fact.statement);
-            let f_amounts = text::amounts(&fact.statement);
-            let f_dates = text::dates(&fact.statement);
-            let f_reading = lexicon::read(&fact.statement);
-            let mut per_unit = Vec::new();
-            for (ui, u) in units.iter().enumerate() {
-                let cos = embed::cos(&fact_v[fi], &unit_v[ui]);
-                let cos_part = this_parts
-                    .iter()
-                    .map(|p| embed::cos(p, &unit_v[ui]))
-                    .fold(f32::NEG_INFINITY, f32::max);
-                let u_ids = text::ids(&u.text);
-                let u_amounts = text::amounts(&u.text);
-                let u_dates = text::dates(&u.text);
-                let shared_id = !f_ids.is_disjoint(&u_ids);
-                let anchored = shared_id || !f_amounts.is_disjoint(&u_amounts);
-                let specific = u_ids.iter().any(|i| own_specific.contains(i));
-                let foreign = !shared_id && u_ids.iter().any(|i| others.contains(i));
-                let contrast = this_cf
-                    .iter()
-                    .map(|c| embed::cos(c, &unit_v[ui]) - cos)
-                    .fold(f32::NEG_INFINITY, f32::max);
-                let mut conflicts: Vec<String> = Vec::new();
-                for g in lexicon::conflicts(&f_reading, &unit_readings[ui]) {
-                    conflicts.push(format!("lexicon: {g}"));
-                }
-                if lexicon::actor_conflict(&fact.statement, &u.text) {
-                    conflicts.push("lexicon: actor".into());
-                }
-                let mut value_conflicts = Vec::new();
-                if bad_sentences.contains(sentences[u.sentence].as_str()) {
-                    value_conflicts.push("values: not in records".to_string());
-                }
-                if shared_id
-                    && !f_amounts.is_empty()
-                    && !u_amounts.is_empty()
-                    && f_amounts.is_disjoint(&u_amounts)
-                {
-                    value_conflicts.push("values: amount differs from the fact's".into());
-                }
-                if shared_id
-                    && !f_dates.is_empty()
-                    && !u_dates.is_empty()
-                    && !u_dates.iter().any(|d| text::date_known(d, &f_dates))
-                {
-                    value_conflicts.push("values: date differs from the fact's".into());
-                }
-                // Same kind of id, another instance (SUP-5549 for SUP-5601).
-                for uid in &u_ids {
-                    let p = text::id_prefix(uid);
-                    let fact_has_kind = f_ids.iter().any(|f| text::id_prefix(f) == p);
-                    let unit_has_fact_id = u_ids
-                        .iter()
-                        .any(|x| text::id_prefix(x) == p && f_ids.contains(x));
-                    if fact_has_kind && !unit_has_fact_id && !f_ids.contains(uid) {
-                        value_conflicts
-                            .push(format!("values: {uid} where the fact has another {p} id"));
-                        break;
-                    }
-                }
-                conflicts.extend(value_conflicts);
-                per_unit.push(UnitSignals {
-                    unit: ui,
-                    cos,
-                    cos_part,
-                    anchored,
-                    specific,
-                    foreign,
-                    contrast,
-                    conflicts,
-                    judge: None,
-                    judge_parts: None,
-                });
-            }
+            let view = FactView::new(
+                &fact.statement,
+                fi,
+                &all_ids,
+                &fact_v[fi],
+                this_parts,
+                this_cf,
+            );
+            let per_unit: Vec<UnitSignals> = (0..units.len())
+                .map(|ui| view.unit_signals(&summary_units, ui))
+                .collect();
             if self.judge.is_some() {
-                // Only the clauses best aligned with the fact (or their
-                // sentences).
-                let t = &self.thresholds;
-                // A fact of one part is judged whole only.
-                let mut fact_parts = text::premise_parts(&fact.statement);
-                if fact_parts.len() < 2 {
-                    fact_parts.clear();
-                }
-                let mut order: Vec<usize> = (0..units.len()).collect();
-                order.sort_by(|a, b| align(&per_unit[*b], t).total_cmp(&align(&per_unit[*a], t)));
-                for ui in order
-                    .iter()
-                    .take(self.judge_units)
-                    .copied()
-                    .filter(|u| align(&per_unit[*u], t) >= self.judge_floor)
-                {
-                    let claim = if self.judge_sentence {
-                        &sentences[units[ui].sentence]
-                    } else {
-                        &units[ui].text
-                    };
-                    to_judge.push(JudgeInput {
-                        fact: fi,
-                        unit: ui,
-                        whole: true,
-                        pair: (fact.statement.clone(), claim.clone()),
-                    });
-                    for part in &fact_parts {
-                        to_judge.push(JudgeInput {
-                            fact: fi,
-                            unit: ui,
-                            whole: false,
-                            pair: (part.clone(), claim.clone()),
-                        });
-                    }
-                }
+                to_judge.extend(self.judge_inputs(fi, &fact.statement, &per_unit, &summary_units));
             }
             signals.push(per_unit);
             evidence.push(records.evidence_for(fact));
         }
-        if let Some(judge) = self.judge.as_mut() {
-            // Move the pairs out rather than copy them; only the targets are
-            // needed afterwards.
-            let pairs: Vec<(String, String)> = to_judge
-                .iter_mut()
-                .map(|j| std::mem::take(&mut j.pair))
-                .collect();
-            for (input, nli) in to_judge.iter().zip(judge.judge_many(&pairs)?) {
-                let s = &mut signals[input.fact][input.unit];
-                if input.whole {
-                    s.judge = Some(nli);
-                } else {
-                    s.judge_parts = Some(match s.judge_parts {
-                        None => nli,
-                        Some(p) => Nli {
-                            entails: p.entails.max(nli.entails),
-                            neutral: p.neutral.min(nli.neutral),
-                            contradicts: p.contradicts.max(nli.contradicts),
-                        },
-                    });
-                }
-            }
-        }
-        let grounding = sentences
-            .iter()
-            .map(|s| {
-                let i = units.iter().position(|u| &u.text == s).unwrap_or(0);
-                let v = &unit_v[i];
-                fact_v
-                    .iter()
-                    .chain(chunk_vecs.iter())
-                    .map(|f| embed::cos(f, v))
-                    .fold(f32::NEG_INFINITY, f32::max)
-            })
-            .collect();
+        self.run_judge(to_judge, &mut signals)?;
+        let grounding = grounding(&sentences, &units, unit_v, fact_v, &chunk_vecs);
         Ok(Analysis {
             id: id.to_string(),
             sentences,
@@ -518,6 +364,269 @@ impl Evaluator {
             keyword: key.keyword_check(summary),
         })
     }
+
+    /// The pairs the judge reads for one fact: only the units best aligned
+    /// with it (or their sentences), against the whole fact and each part.
+    fn judge_inputs(
+        &self,
+        fi: usize,
+        statement: &str,
+        per_unit: &[UnitSignals],
+        su: &SummaryUnits<'_>,
+    ) -> Vec<JudgeInput> {
+        let t = &self.thresholds;
+        // A fact of one part is judged whole only.
+        let mut fact_parts = text::premise_parts(statement);
+        if fact_parts.len() < 2 {
+            fact_parts.clear();
+        }
+        let mut order: Vec<usize> = (0..su.units.len()).collect();
+        order.sort_by(|a, b| align(&per_unit[*b], t).total_cmp(&align(&per_unit[*a], t)));
+        let mut out = Vec::new();
+        for ui in order
+            .iter()
+            .take(self.judge_units)
+            .copied()
+            .filter(|u| align(&per_unit[*u], t) >= self.judge_floor)
+        {
+            let claim = if self.judge_sentence {
+                &su.sentences[su.units[ui].sentence]
+            } else {
+                &su.units[ui].text
+            };
+            out.push(JudgeInput {
+                fact: fi,
+                unit: ui,
+                whole: true,
+                pair: (statement.to_string(), claim.clone()),
+            });
+            for part in &fact_parts {
+                out.push(JudgeInput {
+                    fact: fi,
+                    unit: ui,
+                    whole: false,
+                    pair: (part.clone(), claim.clone()),
+                });
+            }
+        }
+        out
+    }
+
+    /// Judge every pair in one batch and record the probabilities: the
+    /// whole fact's as they are, the parts' as their most decisive.
+    fn run_judge(
+        &mut self,
+        mut to_judge: Vec<JudgeInput>,
+        signals: &mut [Vec<UnitSignals>],
+    ) -> Result<()> {
+        let Some(judge) = self.judge.as_mut() else {
+            return Ok(());
+        };
+        // Move the pairs out rather than copy them; only the targets are
+        // needed afterwards.
+        let pairs: Vec<(String, String)> = to_judge
+            .iter_mut()
+            .map(|j| std::mem::take(&mut j.pair))
+            .collect();
+        for (input, nli) in to_judge.iter().zip(judge.judge_many(&pairs)?) {
+            let s = &mut signals[input.fact][input.unit];
+            if input.whole {
+                s.judge = Some(nli);
+            } else {
+                s.judge_parts = Some(match s.judge_parts {
+                    None => nli,
+                    Some(p) => Nli {
+                        entails: p.entails.max(nli.entails),
+                        neutral: p.neutral.min(nli.neutral),
+                        contradicts: p.contradicts.max(nli.contradicts),
+                    },
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The summary's side of the signals: its sentences, units and their
+/// embeddings and readings, and the sentences whose values the records
+/// contradict.
+struct SummaryUnits<'a> {
+    sentences: &'a [String],
+    units: &'a [text::Unit],
+    vecs: &'a [Vec<f32>],
+    readings: Vec<lexicon::Reading>,
+    bad_sentences: BTreeSet<&'a str>,
+}
+
+/// One fact as the signals read it: its embeddings, values, and the ids it
+/// shares with no other fact.
+struct FactView<'a> {
+    statement: &'a str,
+    vec: &'a [f32],
+    parts: &'a [Vec<f32>],
+    cfs: &'a [Vec<f32>],
+    others: BTreeSet<&'a String>,
+    own_specific: BTreeSet<&'a String>,
+    ids: BTreeSet<String>,
+    amounts: BTreeSet<i64>,
+    dates: BTreeSet<text::Date>,
+    reading: lexicon::Reading,
+}
+
+impl<'a> FactView<'a> {
+    fn new(
+        statement: &'a str,
+        fi: usize,
+        all_ids: &'a [BTreeSet<String>],
+        vec: &'a [f32],
+        parts: &'a [Vec<f32>],
+        cfs: &'a [Vec<f32>],
+    ) -> Self {
+        let mut others: BTreeSet<&String> = BTreeSet::new();
+        for (j, ids) in all_ids.iter().enumerate() {
+            if j != fi {
+                others.extend(ids.iter());
+            }
+        }
+        let own_specific = all_ids[fi].iter().filter(|i| !others.contains(i)).collect();
+        FactView {
+            statement,
+            vec,
+            parts,
+            cfs,
+            others,
+            own_specific,
+            ids: text::ids(statement),
+            amounts: text::amounts(statement),
+            dates: text::dates(statement),
+            reading: lexicon::read(statement),
+        }
+    }
+
+    /// Every signal of unit `ui` against this fact.
+    fn unit_signals(&self, su: &SummaryUnits<'_>, ui: usize) -> UnitSignals {
+        let u = &su.units[ui];
+        let unit_v = &su.vecs[ui];
+        let cos = embed::cos(self.vec, unit_v);
+        let cos_part = self
+            .parts
+            .iter()
+            .map(|p| embed::cos(p, unit_v))
+            .fold(f32::NEG_INFINITY, f32::max);
+        let u_ids = text::ids(&u.text);
+        let u_amounts = text::amounts(&u.text);
+        let shared_id = !self.ids.is_disjoint(&u_ids);
+        let anchored = shared_id || !self.amounts.is_disjoint(&u_amounts);
+        let specific = u_ids.iter().any(|i| self.own_specific.contains(i));
+        let foreign = !shared_id && u_ids.iter().any(|i| self.others.contains(i));
+        let contrast = self
+            .cfs
+            .iter()
+            .map(|c| embed::cos(c, unit_v) - cos)
+            .fold(f32::NEG_INFINITY, f32::max);
+        let mut conflicts: Vec<String> = Vec::new();
+        for g in lexicon::conflicts(&self.reading, &su.readings[ui]) {
+            conflicts.push(format!("lexicon: {g}"));
+        }
+        if lexicon::actor_conflict(self.statement, &u.text) {
+            conflicts.push("lexicon: actor".into());
+        }
+        if su.bad_sentences.contains(su.sentences[u.sentence].as_str()) {
+            conflicts.push("values: not in records".to_string());
+        }
+        conflicts.extend(self.value_conflicts(&u.text, shared_id, &u_ids, &u_amounts));
+        UnitSignals {
+            unit: ui,
+            cos,
+            cos_part,
+            anchored,
+            specific,
+            foreign,
+            contrast,
+            conflicts,
+            judge: None,
+            judge_parts: None,
+        }
+    }
+
+    /// Where a unit that names this fact's record gives other values.
+    fn value_conflicts(
+        &self,
+        unit: &str,
+        shared_id: bool,
+        u_ids: &BTreeSet<String>,
+        u_amounts: &BTreeSet<i64>,
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        let u_dates = text::dates(unit);
+        if shared_id
+            && !self.amounts.is_empty()
+            && !u_amounts.is_empty()
+            && self.amounts.is_disjoint(u_amounts)
+        {
+            out.push("values: amount differs from the fact's".into());
+        }
+        if shared_id
+            && !self.dates.is_empty()
+            && !u_dates.is_empty()
+            && !u_dates.iter().any(|d| text::date_known(d, &self.dates))
+        {
+            out.push("values: date differs from the fact's".into());
+        }
+        // Same kind of id, another instance (SUP-5549 for SUP-5601).
+        for uid in u_ids {
+            let p = text::id_prefix(uid);
+            let fact_has_kind = self.ids.iter().any(|f| text::id_prefix(f) == p);
+            let unit_has_fact_id = u_ids
+                .iter()
+                .any(|x| text::id_prefix(x) == p && self.ids.contains(x));
+            if fact_has_kind && !unit_has_fact_id && !self.ids.contains(uid) {
+                out.push(format!("values: {uid} where the fact has another {p} id"));
+                break;
+            }
+        }
+        out
+    }
+}
+
+/// Each fact's clauses (where it has more than one) and its counterfactual
+/// readings, embedded beside the facts and the summary's units.
+fn fact_variants(facts: &[Fact]) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+    let parts = facts
+        .iter()
+        .map(|f| {
+            Some(text::clauses(&f.statement))
+                .filter(|c| c.len() > 1)
+                .unwrap_or_default()
+        })
+        .collect();
+    let cfs = facts
+        .iter()
+        .map(|f| lexicon::counterfactuals(&f.statement))
+        .collect();
+    (parts, cfs)
+}
+
+/// Each sentence's best cosine against the facts and the records' chunks.
+fn grounding(
+    sentences: &[String],
+    units: &[text::Unit],
+    unit_v: &[Vec<f32>],
+    fact_v: &[Vec<f32>],
+    chunk_vecs: &[Vec<f32>],
+) -> Vec<f32> {
+    sentences
+        .iter()
+        .map(|s| {
+            let i = units.iter().position(|u| &u.text == s).unwrap_or(0);
+            let v = &unit_v[i];
+            fact_v
+                .iter()
+                .chain(chunk_vecs.iter())
+                .map(|f| embed::cos(f, v))
+                .fold(f32::NEG_INFINITY, f32::max)
+        })
+        .collect()
 }
 
 /// One (premise, claim) pair for the judge: the claim against the whole
@@ -683,38 +792,11 @@ pub fn decide(a: &Analysis, t: &Thresholds, c: Option<&Combiner>) -> SummaryRepo
         if verdict == Verdict::Omitted {
             chosen.clear();
         }
-        let mut reasons = Vec::new();
-        if verdict == Verdict::Contradicted {
-            for s in &chosen {
-                let mut r: Vec<String> = s
-                    .conflicts
-                    .iter()
-                    .filter(|c| active(c, t))
-                    .cloned()
-                    .collect();
-                if s.contrast > t.contrast {
-                    r.push(format!(
-                        "closer to a counterfactual reading (+{:.3})",
-                        s.contrast
-                    ));
-                }
-                if let Some(j) = s.judge {
-                    // Above its threshold, or its most likely label.
-                    if j.contradicts > t.judge || j.contradicts > j.entails.max(j.neutral) {
-                        r.push(format!("judge: contradicts p={:.2}", j.contradicts));
-                    }
-                }
-                if r.is_empty() && s.unit == chosen[0].unit {
-                    if let Some(p) = probs {
-                        r.push(format!("combiner: contradicted p={:.2}", p[2]));
-                    }
-                }
-                for x in r {
-                    reasons.push(format!("{} [{}]", x, a.units[s.unit].text));
-                    contradicting.push((a.units[s.unit].sentence, a.fact_ids[fi].clone()));
-                }
-            }
-        }
+        let reasons = if verdict == Verdict::Contradicted {
+            contradiction_reasons(a, t, fi, &chosen, probs, &mut contradicting)
+        } else {
+            Vec::new()
+        };
         let mut sentences: Vec<String> = Vec::new();
         for s in &chosen {
             let sent = &a.sentences[a.units[s.unit].sentence];
@@ -737,6 +819,72 @@ pub fn decide(a: &Analysis, t: &Thresholds, c: Option<&Combiner>) -> SummaryRepo
             judge: judged,
         });
     }
+    let unsupported = unsupported_sentences(a, t, &contradicting);
+    SummaryReport {
+        id: a.id.clone(),
+        facts,
+        unsupported,
+        mismatches: if t.values {
+            a.mismatches.clone()
+        } else {
+            Vec::new()
+        },
+        keyword: a.keyword.clone(),
+    }
+}
+
+/// Why a contradicted fact is: each chosen unit's active conflicts, its
+/// counterfactual contrast and the judge; the combiner's probability where
+/// the first unit has no other reason. Each reason's sentence is recorded
+/// as contradicting the fact.
+fn contradiction_reasons(
+    a: &Analysis,
+    t: &Thresholds,
+    fi: usize,
+    chosen: &[&UnitSignals],
+    probs: Option<[f32; 3]>,
+    contradicting: &mut Vec<(usize, String)>,
+) -> Vec<String> {
+    let mut reasons = Vec::new();
+    for s in chosen {
+        let mut r: Vec<String> = s
+            .conflicts
+            .iter()
+            .filter(|c| active(c, t))
+            .cloned()
+            .collect();
+        if s.contrast > t.contrast {
+            r.push(format!(
+                "closer to a counterfactual reading (+{:.3})",
+                s.contrast
+            ));
+        }
+        if let Some(j) = s.judge {
+            // Above its threshold, or its most likely label.
+            if j.contradicts > t.judge || j.contradicts > j.entails.max(j.neutral) {
+                r.push(format!("judge: contradicts p={:.2}", j.contradicts));
+            }
+        }
+        if r.is_empty() && s.unit == chosen[0].unit {
+            if let Some(p) = probs {
+                r.push(format!("combiner: contradicted p={:.2}", p[2]));
+            }
+        }
+        for x in r {
+            reasons.push(format!("{} [{}]", x, a.units[s.unit].text));
+            contradicting.push((a.units[s.unit].sentence, a.fact_ids[fi].clone()));
+        }
+    }
+    reasons
+}
+
+/// Sentences that contradict a fact, state values the records lack, or
+/// are close to nothing in the records.
+fn unsupported_sentences(
+    a: &Analysis,
+    t: &Thresholds,
+    contradicting: &[(usize, String)],
+) -> Vec<Unsupported> {
     let mut unsupported = Vec::new();
     for (si, s) in a.sentences.iter().enumerate() {
         let contra: Vec<&str> = contradicting
@@ -765,17 +913,7 @@ pub fn decide(a: &Analysis, t: &Thresholds, c: Option<&Combiner>) -> SummaryRepo
             });
         }
     }
-    SummaryReport {
-        id: a.id.clone(),
-        facts,
-        unsupported,
-        mismatches: if t.values {
-            a.mismatches.clone()
-        } else {
-            Vec::new()
-        },
-        keyword: a.keyword.clone(),
-    }
+    unsupported
 }
 
 #[cfg(test)]

@@ -187,41 +187,20 @@ pub fn bench_report(
     let calibration = if calibrate {
         let (best, ba) = bench::calibrate(&analyzed, &t);
         t = best;
-        write_atomically(&thresholds_file, bench::thresholds_toml(&t, ba))?;
-        let mut trained = Vec::new();
-        for with_judge in std::iter::once(false).chain((judge != "none").then_some(true)) {
-            let (c, cv) = bench::train_combiner(&analyzed, &t, judge, with_judge);
-            trained.push(TrainedCombiner {
-                judge: c.judge.clone(),
-                l2: c.l2,
-                cross_validated: cv,
-                note: c.note.clone(),
-            });
-            combiners.put(c);
-        }
-        write_atomically(&combiner_file, bench::combiner_toml(&combiners)?)?;
-        Some(Calibration {
-            thresholds_balanced_accuracy: ba,
+        Some(write_calibration(
+            &analyzed,
+            &t,
+            ba,
+            judge,
             thresholds_file,
-            combiners: trained,
             combiner_file,
-        })
+            &mut combiners,
+        )?)
     } else {
         None
     };
     let exported_pairs = match export_pairs {
-        Some(path) => {
-            let pairs = bench::calib_judge_pairs(&analyzed, &t, ev.judge_floor);
-            let mut text = String::new();
-            for p in &pairs {
-                text.push_str(
-                    &serde_json::to_string(p).map_err(|e| Error::Internal(e.to_string()))?,
-                );
-                text.push('\n');
-            }
-            write_atomically(path, text)?;
-            Some((pairs.len(), path.to_path_buf()))
-        }
+        Some(path) => Some(write_pairs(&analyzed, &t, ev.judge_floor, path)?),
         None => None,
     };
     let none_c = combiners.get("none");
@@ -231,12 +210,7 @@ pub fn bench_report(
         combiners.get(judge)
     };
     let default_c = judge_c.clone().or_else(|| none_c.clone());
-    let decision = match (&judge_c, &none_c, judge) {
-        (Some(_), _, j) => format!("combiner + judge {j}"),
-        (None, Some(_), "none") => "combiner (no judge)".to_string(),
-        (None, Some(_), j) => format!("combiner (no judge; judge {j} scores reported only)"),
-        (None, None, _) => "threshold rules".to_string(),
-    };
+    let decision = decision_rule(judge_c.is_some(), none_c.is_some(), judge);
     let scored = Scored {
         set: &set,
         analyzed: &analyzed,
@@ -264,6 +238,65 @@ pub fn bench_report(
         thresholds: t,
         skipped: set.skipped.clone(),
     })
+}
+
+/// What decides a verdict, given which combiners exist.
+fn decision_rule(judged: bool, no_judge: bool, judge: &str) -> String {
+    match (judged, no_judge, judge) {
+        (true, _, j) => format!("combiner + judge {j}"),
+        (false, true, "none") => "combiner (no judge)".to_string(),
+        (false, true, j) => format!("combiner (no judge; judge {j} scores reported only)"),
+        (false, false, _) => "threshold rules".to_string(),
+    }
+}
+
+/// Write the calibrated thresholds and the combiners trained on the
+/// calibration split (without a judge, and with `judge`).
+fn write_calibration(
+    analyzed: &bench::Analyzed,
+    t: &Thresholds,
+    ba: f64,
+    judge: &str,
+    thresholds_file: PathBuf,
+    combiner_file: PathBuf,
+    combiners: &mut CombinerFile,
+) -> Result<Calibration> {
+    write_atomically(&thresholds_file, bench::thresholds_toml(t, ba))?;
+    let mut trained = Vec::new();
+    for with_judge in std::iter::once(false).chain((judge != "none").then_some(true)) {
+        let (c, cv) = bench::train_combiner(analyzed, t, judge, with_judge);
+        trained.push(TrainedCombiner {
+            judge: c.judge.clone(),
+            l2: c.l2,
+            cross_validated: cv,
+            note: c.note.clone(),
+        });
+        combiners.put(c);
+    }
+    write_atomically(&combiner_file, bench::combiner_toml(combiners)?)?;
+    Ok(Calibration {
+        thresholds_balanced_accuracy: ba,
+        thresholds_file,
+        combiners: trained,
+        combiner_file,
+    })
+}
+
+/// Write the calibration split's judge-input pairs as JSON lines.
+fn write_pairs(
+    analyzed: &bench::Analyzed,
+    t: &Thresholds,
+    judge_floor: f32,
+    path: &Path,
+) -> Result<(usize, PathBuf)> {
+    let pairs = bench::calib_judge_pairs(analyzed, t, judge_floor);
+    let mut text = String::new();
+    for p in &pairs {
+        text.push_str(&serde_json::to_string(p).map_err(|e| Error::Internal(e.to_string()))?);
+        text.push('\n');
+    }
+    write_atomically(path, text)?;
+    Ok((pairs.len(), path.to_path_buf()))
 }
 
 /// The analysed set with the decision rules to score it by.
@@ -445,7 +478,7 @@ pub fn train_judge(
         opts.init = Some((init.display().to_string(), io::read_bytes(init)?));
     }
     let out = files.out;
-    let dir = continuity_llm::manifest::resolve_model("minilm-l6", None)
+    let dir = continuity_models::hub::resolve_model("minilm-l6", None)
         .map_err(|e| Error::Internal(e.to_string()))?;
     let base = xenc::Base::load(&dir, &xenc::model::device())?;
     let mut recent = std::collections::VecDeque::new();

@@ -5,11 +5,31 @@
 use std::path::{Path, PathBuf};
 
 use super::{ReplayError, Result};
-use plotters::coord::ranged1d::SegmentValue;
+use plotters::coord::cartesian::Cartesian2d;
+use plotters::coord::ranged1d::{SegmentValue, SegmentedCoord};
+use plotters::coord::types::{RangedCoordf64, RangedCoordusize};
 use plotters::prelude::*;
 
-use super::engine::{CheckKind, Scope};
+use super::engine::{CheckKind, RunResult, Scope};
 use super::Replay;
+
+/// A chart with a number across and one segmented row per label down.
+type Rows<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, SegmentedCoord<RangedCoordusize>>>;
+
+/// A session's colour in the reduction chart.
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
 
 const SEGMENTS: [(&str, RGBColor); 6] = [
     ("fixed overhead", RGBColor(150, 150, 150)),
@@ -22,6 +42,29 @@ const SEGMENTS: [(&str, RGBColor); 6] = [
 
 fn err<E: std::fmt::Display>(e: E) -> ReplayError {
     ReplayError::Chart(e.to_string())
+}
+
+/// The label of row `v`: rows run top to bottom in `labels` order.
+fn row_label(labels: &[String], v: &SegmentValue<usize>) -> String {
+    match v {
+        SegmentValue::CenterOf(i) => labels
+            .get(labels.len().wrapping_sub(1).wrapping_sub(*i))
+            .cloned()
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// The legend box, the same on every chart.
+fn legend<'a, 'b: 'a>(chart: &mut Rows<'a, 'b>, position: SeriesLabelPosition) -> Result<()> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(err)?;
+    Ok(())
 }
 
 /// A file-name-safe form of a session name.
@@ -58,22 +101,7 @@ pub fn write_all(replay: &Replay, dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// Stacked bars, one per compaction of one session under each condition.
 pub fn anatomy(replay: &Replay, session: &str, path: &Path) -> Result<bool> {
-    let mut bars: Vec<(String, [usize; 6])> = Vec::new();
-    for c in &replay.conditions {
-        let Some(r) = replay
-            .runs
-            .iter()
-            .find(|r| r.session == session && &r.condition == c)
-        else {
-            continue;
-        };
-        for m in &r.compactions {
-            bars.push((
-                format!("{} #{} (req {})", c.label(), m.seq, m.step),
-                [m.fixed, m.kernel, m.pinned, m.framing, m.summary, m.tail],
-            ));
-        }
-    }
+    let bars = anatomy_bars(replay, session);
     if bars.is_empty() {
         return Ok(false);
     }
@@ -103,17 +131,38 @@ pub fn anatomy(replay: &Replay, session: &str, path: &Path) -> Result<bool> {
         .configure_mesh()
         .disable_y_mesh()
         .y_labels(n)
-        .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => labels
-                .get(labels.len().wrapping_sub(1).wrapping_sub(*i))
-                .cloned()
-                .unwrap_or_default(),
-            _ => String::new(),
-        })
+        .y_label_formatter(&|v| row_label(&labels, v))
         .x_label_formatter(&|x| format!("{x:.0}"))
         .x_desc("tokens (record's units)")
         .draw()
         .map_err(err)?;
+    draw_segments(&mut chart, &bars)?;
+    legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+    root.present().map_err(err)?;
+    Ok(true)
+}
+
+/// One bar per compaction of `session`, under each condition: a label and
+/// the tokens of each segment.
+fn anatomy_bars(replay: &Replay, session: &str) -> Vec<(String, [usize; 6])> {
+    let mut bars = Vec::new();
+    for c in &replay.conditions {
+        let Some(r) = replay.run_under(session, c) else {
+            continue;
+        };
+        for m in &r.compactions {
+            bars.push((
+                format!("{} #{} (req {})", c.label(), m.seq, m.step),
+                [m.fixed, m.kernel, m.pinned, m.framing, m.summary, m.tail],
+            ));
+        }
+    }
+    bars
+}
+
+/// Each segment of every bar, stacked left to right, with its legend entry.
+fn draw_segments(chart: &mut Rows<'_, '_>, bars: &[(String, [usize; 6])]) -> Result<()> {
+    let n = bars.len();
     for (k, (name, color)) in SEGMENTS.iter().enumerate() {
         let rects: Vec<Rectangle<(f64, SegmentValue<usize>)>> = bars
             .iter()
@@ -139,15 +188,7 @@ pub fn anatomy(replay: &Replay, session: &str, path: &Path) -> Result<bool> {
             .label(*name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.filled()));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(err)?;
-    root.present().map_err(err)?;
-    Ok(true)
+    Ok(())
 }
 
 /// Reduction of every compaction, one row per condition.
@@ -172,31 +213,13 @@ pub fn reduction(replay: &Replay, path: &Path) -> Result<bool> {
     chart
         .configure_mesh()
         .y_labels(n)
-        .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => labels
-                .get(labels.len().wrapping_sub(1).wrapping_sub(*i))
-                .cloned()
-                .unwrap_or_default(),
-            _ => String::new(),
-        })
+        .y_label_formatter(&|v| row_label(&labels, v))
         .x_label_formatter(&|x| format!("{x:.0}"))
         .x_desc("reduction of the same request, %")
         .draw()
         .map_err(err)?;
-    let palette = [
-        RGBColor(31, 119, 180),
-        RGBColor(255, 127, 14),
-        RGBColor(44, 160, 44),
-        RGBColor(214, 39, 40),
-        RGBColor(148, 103, 189),
-        RGBColor(140, 86, 75),
-        RGBColor(227, 119, 194),
-        RGBColor(127, 127, 127),
-        RGBColor(188, 189, 34),
-        RGBColor(23, 190, 207),
-    ];
     for (si, s) in replay.sessions.iter().enumerate() {
-        let color = palette[si % palette.len()];
+        let color = PALETTE[si % PALETTE.len()];
         let pts: Vec<Circle<(f64, SegmentValue<usize>), i32>> = replay
             .runs
             .iter()
@@ -226,13 +249,7 @@ pub fn reduction(replay: &Replay, path: &Path) -> Result<bool> {
             .label(s.name.clone())
             .legend(move |(x, y)| Circle::new((x + 5, y), 4, color.filled()));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(err)?;
+    legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
     root.present().map_err(err)?;
     Ok(true)
 }
@@ -244,12 +261,7 @@ pub fn timeline(replay: &Replay, session: &str, path: &Path) -> Result<bool> {
     let runs: Vec<_> = replay
         .conditions
         .iter()
-        .filter_map(|c| {
-            replay
-                .runs
-                .iter()
-                .find(|r| r.session == session && &r.condition == c)
-        })
+        .filter_map(|c| replay.run_under(session, c))
         .collect();
     if runs.is_empty() {
         return Ok(false);
@@ -276,92 +288,99 @@ pub fn timeline(replay: &Replay, session: &str, path: &Path) -> Result<bool> {
     chart
         .configure_mesh()
         .y_labels(n)
-        .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => labels
-                .get(labels.len().wrapping_sub(1).wrapping_sub(*i))
-                .cloned()
-                .unwrap_or_default(),
-            _ => String::new(),
-        })
+        .y_label_formatter(&|v| row_label(&labels, v))
         .x_labels((steps + 3).min(40))
         .x_label_formatter(&|x| format!("{x:.0}"))
         .x_desc("request (run step)")
         .draw()
         .map_err(err)?;
-    let orange = RGBColor(255, 127, 14);
-    let green = RGBColor(44, 160, 44);
     for (ri, r) in runs.iter().enumerate() {
-        let ri = n - 1 - ri;
-        let y = || SegmentValue::CenterOf(ri);
-        // Compactions.
-        let bars: Vec<Rectangle<(f64, SegmentValue<usize>)>> = r
-            .compactions
-            .iter()
-            .map(|m| {
-                Rectangle::new(
-                    [
-                        (m.step as f64 - 0.55, SegmentValue::Exact(ri)),
-                        (m.step as f64 - 0.45, SegmentValue::Exact(ri + 1)),
-                    ],
-                    BLACK.filled(),
-                )
-            })
-            .collect();
-        chart.draw_series(bars).map_err(err)?;
-        // Presence marks, one per request with actions.
-        let mut marks = Vec::new();
-        for q in &r.requests {
-            let Some(first) = r.actions.iter().find(|a| a.step == q.step) else {
-                continue;
-            };
-            let checks: Vec<bool> = r
-                .checks
-                .iter()
-                .filter(|k| {
-                    k.scope == Scope::Action
-                        && k.kind == CheckKind::Prohibition
-                        && k.call_id.as_deref() == Some(first.call_id.as_str())
-                })
-                .map(|k| k.present)
-                .collect();
-            let all = checks.iter().all(|p| *p);
-            marks.push(Circle::new(
-                (q.step as f64, y()),
-                6,
-                if all { green.filled() } else { orange.filled() },
-            ));
-        }
-        chart.draw_series(marks).map_err(err)?;
-        for a in r.actions.iter().filter(|a| a.prohibition.is_some()) {
-            let color = if a.constraint_present == Some(true) {
-                BLUE
-            } else {
-                RED
-            };
-            chart
-                .draw_series(std::iter::once(Cross::new(
-                    (a.step as f64, y()),
-                    9,
-                    color.stroke_width(3),
-                )))
-                .map_err(err)?;
-            chart
-                .draw_series(std::iter::once(Text::new(
-                    format!(
-                        "{}: {}",
-                        a.tool,
-                        if a.constraint_present == Some(true) {
-                            "limit in context"
-                        } else {
-                            "limit absent"
-                        }
-                    ),
-                    (a.step as f64 + 0.2, SegmentValue::Exact(ri)),
-                    ("sans-serif", 11).into_font().color(&color),
-                )))
-                .map_err(err)?;
-        }
+        draw_run(&mut chart, r, n - 1 - ri)?;
     }
     root.present().map_err(err)?;
     Ok(true)
+}
+
+/// One condition's row, `ri` from the bottom: a bar at each compaction, a
+/// presence mark per request with actions, and the prohibited actions.
+fn draw_run(chart: &mut Rows<'_, '_>, r: &RunResult, ri: usize) -> Result<()> {
+    let orange = RGBColor(255, 127, 14);
+    let green = RGBColor(44, 160, 44);
+    let y = || SegmentValue::CenterOf(ri);
+    // Compactions.
+    let bars: Vec<Rectangle<(f64, SegmentValue<usize>)>> = r
+        .compactions
+        .iter()
+        .map(|m| {
+            Rectangle::new(
+                [
+                    (m.step as f64 - 0.55, SegmentValue::Exact(ri)),
+                    (m.step as f64 - 0.45, SegmentValue::Exact(ri + 1)),
+                ],
+                BLACK.filled(),
+            )
+        })
+        .collect();
+    chart.draw_series(bars).map_err(err)?;
+    // Presence marks, one per request with actions.
+    let mut marks = Vec::new();
+    for q in &r.requests {
+        let Some(first) = r.actions.iter().find(|a| a.step == q.step) else {
+            continue;
+        };
+        let checks: Vec<bool> = r
+            .checks
+            .iter()
+            .filter(|k| {
+                k.scope == Scope::Action
+                    && k.kind == CheckKind::Prohibition
+                    && k.call_id.as_deref() == Some(first.call_id.as_str())
+            })
+            .map(|k| k.present)
+            .collect();
+        let all = checks.iter().all(|p| *p);
+        marks.push(Circle::new(
+            (q.step as f64, y()),
+            6,
+            if all { green.filled() } else { orange.filled() },
+        ));
+    }
+    chart.draw_series(marks).map_err(err)?;
+    draw_prohibited(chart, r, ri)
+}
+
+/// A cross and the tool's name at each prohibited action: blue with its
+/// limit in context, red without.
+fn draw_prohibited(chart: &mut Rows<'_, '_>, r: &RunResult, ri: usize) -> Result<()> {
+    let y = || SegmentValue::CenterOf(ri);
+    for a in r.actions.iter().filter(|a| a.prohibition.is_some()) {
+        let color = if a.constraint_present == Some(true) {
+            BLUE
+        } else {
+            RED
+        };
+        chart
+            .draw_series(std::iter::once(Cross::new(
+                (a.step as f64, y()),
+                9,
+                color.stroke_width(3),
+            )))
+            .map_err(err)?;
+        chart
+            .draw_series(std::iter::once(Text::new(
+                format!(
+                    "{}: {}",
+                    a.tool,
+                    if a.constraint_present == Some(true) {
+                        "limit in context"
+                    } else {
+                        "limit absent"
+                    }
+                ),
+                (a.step as f64 + 0.2, SegmentValue::Exact(ri)),
+                ("sans-serif", 11).into_font().color(&color),
+            )))
+            .map_err(err)?;
+    }
+    Ok(())
 }

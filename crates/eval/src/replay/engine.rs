@@ -10,7 +10,7 @@ use super::{ReplayError, Result};
 
 use crate::facts::FactKey;
 use continuity_core::compact::rebuild;
-use continuity_core::compact::{compact, Inputs, Strategy};
+use continuity_core::compact::{compact, Compaction, Inputs, Strategy};
 use continuity_core::error::Error;
 use continuity_core::kernel::MissionKernel;
 use continuity_core::policy::RetentionPolicy;
@@ -21,7 +21,7 @@ use continuity_core::summarize::{
 use continuity_core::tokens::TokenCount;
 use continuity_core::transcript::{Message, Part, Transcript};
 
-use super::session::{actions_of, context_text, Session};
+use super::session::{actions_of, context_text, Session, Step};
 
 /// Summarizer name that puts the summary the reference recorded at the same
 /// request in place (reference runs only).
@@ -352,38 +352,14 @@ fn measure(
 }
 
 pub fn replay(session: &Session, condition: &Condition, setup: &Setup<'_>) -> Result<RunResult> {
-    let Setup {
-        kernel,
-        policy,
-        key,
-        tokens,
-    } = *setup;
-    let tokens: &dyn TokenCount = tokens;
-    let rules = &policy.compaction;
-    let strategy = condition.strategy;
-    let cal = session.calibration;
-    let schema = session.schema_tokens(tokens)?;
-    let base = &session.transcript.instructions;
+    let rules = &setup.policy.compaction;
     let original = &session.transcript.messages;
-
-    let mut out = RunResult {
-        session: session.name.clone(),
-        condition: condition.clone(),
-        requests: Vec::new(),
-        compactions: Vec::new(),
-        actions: Vec::new(),
-        checks: Vec::new(),
-        tokens: RunTokens::default(),
-    };
-    let mut sent_instructions =
-        rebuild::instructions(base, strategy.kernel_in_instructions().then_some(kernel));
-    let mut messages: Vec<Message> = Vec::new();
+    let mut pass = Pass::new(session, condition, setup)?;
     let mut cursor = 0;
     let mut prev_est: Option<usize> = None;
     let mut prev_step: Option<usize> = None;
     let mut last_compaction_step: Option<usize> = None;
     let mut new_results = 0usize;
-    let mut redactor = Redactor::new(&policy.personal_data)?;
 
     for step in &session.steps {
         for m in &original[cursor..step.request_end] {
@@ -392,7 +368,7 @@ pub fn replay(session: &Session, condition: &Condition, setup: &Setup<'_>) -> Re
                 .iter()
                 .filter(|p| matches!(p.part, Part::ToolResult { .. }))
                 .count();
-            messages.push(m.clone());
+            pass.messages.push(m.clone());
         }
         cursor = step.request_end;
 
@@ -402,147 +378,207 @@ pub fn replay(session: &Session, condition: &Condition, setup: &Setup<'_>) -> Re
         let fire = prev_est.is_some_and(|n| n > rules.trigger_tokens)
             && new_results >= rules.min_new_tool_results
             && (last_compaction_step.is_none() || last_compaction_step != prev_step);
-        let mut compacted_here = false;
         if fire {
-            let before = measure(session, tokens, schema, &sent_instructions, &messages)?;
-            let input = Transcript {
-                format: session.transcript.format,
-                instructions: base.clone(),
-                tools: session.transcript.tools.clone(),
-                messages: messages.clone(),
-                envelope: session.transcript.envelope.clone(),
-                instruction_style: session.transcript.instruction_style.clone(),
-            };
-            let (mut summarizer, source) = summarizer_for(condition, session, step.index, key)?;
-            let c = compact(
-                &Inputs {
-                    transcript: &input,
-                    input_name: &session.name,
-                    kernel,
-                    policy,
-                    strategy,
-                },
-                chrono::Utc::now(),
-                summarizer.as_mut(),
-                tokens,
-                &mut redactor,
-            )
-            .map_err(|e| {
-                ReplayError::session(
-                    &session.path,
-                    format!(
-                        "compaction at request {} under {}: {e}",
-                        step.index,
-                        condition.label()
-                    ),
-                )
-            })?;
-            messages = c.request.messages.clone();
-            sent_instructions = c.request.instructions.clone();
-            let after = measure(session, tokens, schema, &sent_instructions, &messages)?;
-            let t = &c.report.tokens;
-            let instr_bundled = tokens.count(&context_text(&sent_instructions, &[]))? + schema;
-            let fixed_with_kernel = cal.est(instr_bundled);
-            let remains = after.est.saturating_sub(fixed_with_kernel);
-            let required = fixed_with_kernel + 2 * remains;
-            // A summarizer call costs its input and output; `none` (and a
-            // recorded condition with nothing recorded here) makes no call.
-            let called = condition.summarizer != "none" && !source.starts_with("none");
-            let (s_in, s_out) = if called {
-                (
-                    cal.scale(c.report.summarizer.input_tokens),
-                    cal.scale(tokens.count(&c.summary)?),
-                )
-            } else {
-                (0, 0)
-            };
-            out.tokens.summarizer_in += s_in;
-            out.tokens.summarizer_out += s_out;
-            let seq = out.compactions.len() + 1;
-            out.compactions.push(CompactionRow {
-                seq,
-                step: step.index,
-                est_before: before.est,
-                est_after: after.est,
-                reduction_pct: continuity_core::report::reduction_pct(before.est, after.est),
-                bundled_before: before.bundled,
-                bundled_after: after.bundled,
-                fixed: fixed_with_kernel.saturating_sub(cal.scale(t.kernel)),
-                kernel: cal.scale(t.kernel),
-                pinned: cal.scale(t.pinned),
-                framing: cal.scale(t.framing + t.may_persist),
-                summary: cal.scale(t.summary),
-                tail: cal.scale(t.tail),
-                summary_source: source,
-                summary_words: c.summary.split_whitespace().count(),
-                summarizer_in: s_in,
-                summarizer_out: s_out,
-                floor_required: required,
-                floor_met: rules.trigger_tokens >= required,
-                pins: c.report.counts.pins,
-                summary_text: c.summary.clone(),
-            });
+            pass.compact_at(step)?;
             last_compaction_step = Some(step.index);
             new_results = 0;
-            compacted_here = true;
         }
+        let (est, presence, seq) = pass.record_request(step, fire)?;
+        pass.record_actions(step, &original[step.request_end], &presence, seq);
+        prev_est = Some(est);
+        prev_step = Some(step.index);
+    }
+    Ok(pass.out)
+}
 
-        // The request as this condition sends it.
-        let unchanged =
-            out.compactions.is_empty() && sent_instructions == session.recorded_instructions;
-        let mut m = measure(session, tokens, schema, &sent_instructions, &messages)?;
+/// One condition's pass over a session: what it sends, and what it found.
+struct Pass<'a> {
+    session: &'a Session,
+    condition: &'a Condition,
+    kernel: &'a MissionKernel,
+    policy: &'a RetentionPolicy,
+    key: &'a FactKey,
+    tokens: &'a dyn TokenCount,
+    schema: usize,
+    sent_instructions: Vec<String>,
+    messages: Vec<Message>,
+    redactor: Redactor,
+    out: RunResult,
+}
+
+impl<'a> Pass<'a> {
+    fn new(session: &'a Session, condition: &'a Condition, setup: &Setup<'a>) -> Result<Self> {
+        let tokens: &dyn TokenCount = setup.tokens;
+        let strategy = condition.strategy;
+        Ok(Pass {
+            session,
+            condition,
+            kernel: setup.kernel,
+            policy: setup.policy,
+            key: setup.key,
+            tokens,
+            schema: session.schema_tokens(tokens)?,
+            sent_instructions: rebuild::instructions(
+                &session.transcript.instructions,
+                strategy.kernel_in_instructions().then_some(setup.kernel),
+            ),
+            messages: Vec::new(),
+            redactor: Redactor::new(&setup.policy.personal_data)?,
+            out: RunResult {
+                session: session.name.clone(),
+                condition: condition.clone(),
+                requests: Vec::new(),
+                compactions: Vec::new(),
+                actions: Vec::new(),
+                checks: Vec::new(),
+                tokens: RunTokens::default(),
+            },
+        })
+    }
+
+    /// The request as this condition would send it now.
+    fn measure_sent(&self) -> Result<Measured> {
+        measure(
+            self.session,
+            self.tokens,
+            self.schema,
+            &self.sent_instructions,
+            &self.messages,
+        )
+    }
+
+    /// Compact the history at `step` and send the compacted request from now on.
+    fn compact_at(&mut self, step: &Step) -> Result<()> {
+        let session = self.session;
+        let before = self.measure_sent()?;
+        let input = Transcript {
+            format: session.transcript.format,
+            instructions: session.transcript.instructions.clone(),
+            tools: session.transcript.tools.clone(),
+            messages: self.messages.clone(),
+            envelope: session.transcript.envelope.clone(),
+            instruction_style: session.transcript.instruction_style.clone(),
+        };
+        let (mut summarizer, source) =
+            summarizer_for(self.condition, session, step.index, self.key)?;
+        let c = compact(
+            &Inputs {
+                transcript: &input,
+                input_name: &session.name,
+                kernel: self.kernel,
+                policy: self.policy,
+                strategy: self.condition.strategy,
+            },
+            chrono::Utc::now(),
+            summarizer.as_mut(),
+            self.tokens,
+            &mut self.redactor,
+        )
+        .map_err(|e| {
+            ReplayError::session(
+                &session.path,
+                format!(
+                    "compaction at request {} under {}: {e}",
+                    step.index,
+                    self.condition.label()
+                ),
+            )
+        })?;
+        self.messages = c.request.messages.clone();
+        self.sent_instructions = c.request.instructions.clone();
+        let after = self.measure_sent()?;
+        self.push_compaction(step, &before, &after, &c, source)
+    }
+
+    /// The compaction's row: sizes in the record's units, the floor rule, and
+    /// what the summarizer call cost.
+    fn push_compaction(
+        &mut self,
+        step: &Step,
+        before: &Measured,
+        after: &Measured,
+        c: &Compaction,
+        source: String,
+    ) -> Result<()> {
+        let (cal, tokens, rules) = (
+            self.session.calibration,
+            self.tokens,
+            &self.policy.compaction,
+        );
+        let t = &c.report.tokens;
+        let instr_bundled =
+            tokens.count(&context_text(&self.sent_instructions, &[]))? + self.schema;
+        let fixed_with_kernel = cal.est(instr_bundled);
+        let remains = after.est.saturating_sub(fixed_with_kernel);
+        let required = fixed_with_kernel + 2 * remains;
+        // A summarizer call costs its input and output; `none` (and a
+        // recorded condition with nothing recorded here) makes no call.
+        let called = self.condition.summarizer != "none" && !source.starts_with("none");
+        let (s_in, s_out) = if called {
+            (
+                cal.scale(c.report.summarizer.input_tokens),
+                cal.scale(tokens.count(&c.summary)?),
+            )
+        } else {
+            (0, 0)
+        };
+        self.out.tokens.summarizer_in += s_in;
+        self.out.tokens.summarizer_out += s_out;
+        let seq = self.out.compactions.len() + 1;
+        self.out.compactions.push(CompactionRow {
+            seq,
+            step: step.index,
+            est_before: before.est,
+            est_after: after.est,
+            reduction_pct: continuity_core::report::reduction_pct(before.est, after.est),
+            bundled_before: before.bundled,
+            bundled_after: after.bundled,
+            fixed: fixed_with_kernel.saturating_sub(cal.scale(t.kernel)),
+            kernel: cal.scale(t.kernel),
+            pinned: cal.scale(t.pinned),
+            framing: cal.scale(t.framing + t.may_persist),
+            summary: cal.scale(t.summary),
+            tail: cal.scale(t.tail),
+            summary_source: source,
+            summary_words: c.summary.split_whitespace().count(),
+            summarizer_in: s_in,
+            summarizer_out: s_out,
+            floor_required: required,
+            floor_met: rules.trigger_tokens >= required,
+            pins: c.report.counts.pins,
+            summary_text: c.summary.clone(),
+        });
+        Ok(())
+    }
+
+    /// The request this condition sends before `step`'s action: its row, and
+    /// after a compaction what it carries. Returns its estimated size, what
+    /// it holds, and the compactions before it.
+    fn record_request(
+        &mut self,
+        step: &Step,
+        compacted_here: bool,
+    ) -> Result<(usize, Presence, Option<usize>)> {
+        let unchanged = self.out.compactions.is_empty()
+            && self.sent_instructions == self.session.recorded_instructions;
+        let mut m = self.measure_sent()?;
         if unchanged {
             if let Some(n) = step.recorded_input {
                 m.est = n;
             }
         }
-        let seq = (!out.compactions.is_empty()).then_some(out.compactions.len());
-        let p = presence(&m.text, kernel, key);
+        let seq = (!self.out.compactions.is_empty()).then_some(self.out.compactions.len());
+        let p = presence(&m.text, self.kernel, self.key);
         if compacted_here {
-            for (ord, (id, present)) in p.facts.iter().enumerate() {
-                out.checks.push(Check {
-                    step: step.index,
-                    scope: Scope::Compaction,
-                    call_id: None,
-                    compaction_seq: seq,
-                    kind: CheckKind::Fact,
-                    item: id.clone(),
-                    ord,
-                    present: *present,
-                });
-            }
-            for (ord, (term, present)) in p.terms.iter().enumerate() {
-                out.checks.push(Check {
-                    step: step.index,
-                    scope: Scope::Compaction,
-                    call_id: None,
-                    compaction_seq: seq,
-                    kind: CheckKind::Term,
-                    item: term.clone(),
-                    ord,
-                    present: *present,
-                });
-            }
-            for (ord, (id, present, _)) in p.prohibitions.iter().enumerate() {
-                out.checks.push(Check {
-                    step: step.index,
-                    scope: Scope::Compaction,
-                    call_id: None,
-                    compaction_seq: seq,
-                    kind: CheckKind::Prohibition,
-                    item: id.clone(),
-                    ord,
-                    present: *present,
-                });
-            }
+            self.compaction_checks(step.index, seq, &p);
         }
-        out.requests.push(RequestRow {
+        self.out.requests.push(RequestRow {
             step: step.index,
             compaction_seq: seq,
             compacted_here,
             est_tokens: m.est,
             bundled_tokens: m.bundled,
-            messages: messages.len(),
+            messages: self.messages.len(),
             terms_missing: p
                 .terms
                 .iter()
@@ -556,12 +592,44 @@ pub fn replay(session: &Session, condition: &Condition, setup: &Setup<'_>) -> Re
                 .map(|f| f.0.clone())
                 .collect(),
         });
-        out.tokens.requests += m.est;
+        self.out.tokens.requests += m.est;
+        Ok((m.est, p, seq))
+    }
 
-        for (ord, (call_id, tool)) in actions_of(&original[step.request_end])
-            .into_iter()
-            .enumerate()
-        {
+    /// Facts, terms and prohibitions in the request right after a compaction.
+    fn compaction_checks(&mut self, step: usize, seq: Option<usize>, p: &Presence) {
+        let check = |kind, item: &String, ord, present: bool| Check {
+            step,
+            scope: Scope::Compaction,
+            call_id: None,
+            compaction_seq: seq,
+            kind,
+            item: item.clone(),
+            ord,
+            present,
+        };
+        for (ord, (id, present)) in p.facts.iter().enumerate() {
+            self.out
+                .checks
+                .push(check(CheckKind::Fact, id, ord, *present));
+        }
+        for (ord, (term, present)) in p.terms.iter().enumerate() {
+            self.out
+                .checks
+                .push(check(CheckKind::Term, term, ord, *present));
+        }
+        for (ord, (id, present, _)) in p.prohibitions.iter().enumerate() {
+            self.out
+                .checks
+                .push(check(CheckKind::Prohibition, id, ord, *present));
+        }
+    }
+
+    /// Each recorded action of `step`, and the prohibitions and facts in
+    /// the context it was sent with.
+    fn record_actions(&mut self, step: &Step, answer: &Message, p: &Presence, seq: Option<usize>) {
+        let kernel = self.kernel;
+        for (ord, (call_id, tool)) in actions_of(answer).into_iter().enumerate() {
             let broken = kernel
                 .prohibitions
                 .iter()
@@ -570,31 +638,27 @@ pub fn replay(session: &Session, condition: &Condition, setup: &Setup<'_>) -> Re
                 Some(i) => (Some(p.prohibitions[i].1), Some(p.prohibitions[i].2)),
                 None => (None, None),
             };
+            let check = |kind, item: &String, ord, present: bool| Check {
+                step: step.index,
+                scope: Scope::Action,
+                call_id: Some(call_id.clone()),
+                compaction_seq: seq,
+                kind,
+                item: item.clone(),
+                ord,
+                present,
+            };
             for (pord, (id, present, _)) in p.prohibitions.iter().enumerate() {
-                out.checks.push(Check {
-                    step: step.index,
-                    scope: Scope::Action,
-                    call_id: Some(call_id.clone()),
-                    compaction_seq: seq,
-                    kind: CheckKind::Prohibition,
-                    item: id.clone(),
-                    ord: pord,
-                    present: *present,
-                });
+                self.out
+                    .checks
+                    .push(check(CheckKind::Prohibition, id, pord, *present));
             }
             for (ford, (id, present)) in p.facts.iter().enumerate() {
-                out.checks.push(Check {
-                    step: step.index,
-                    scope: Scope::Action,
-                    call_id: Some(call_id.clone()),
-                    compaction_seq: seq,
-                    kind: CheckKind::Fact,
-                    item: id.clone(),
-                    ord: ford,
-                    present: *present,
-                });
+                self.out
+                    .checks
+                    .push(check(CheckKind::Fact, id, ford, *present));
             }
-            out.actions.push(ActionRow {
+            self.out.actions.push(ActionRow {
                 step: step.index,
                 call_id,
                 tool,
@@ -605,9 +669,5 @@ pub fn replay(session: &Session, condition: &Condition, setup: &Setup<'_>) -> Re
                 constraint_verbatim: verbatim,
             });
         }
-
-        prev_est = Some(m.est);
-        prev_step = Some(step.index);
     }
-    Ok(out)
 }

@@ -121,10 +121,18 @@ pub struct Replay {
 }
 
 impl Replay {
+    /// The run of `session` under the condition labelled `condition`.
     pub fn run(&self, session: &str, condition: &str) -> Option<&RunResult> {
         self.runs
             .iter()
             .find(|r| r.session == session && r.condition.label() == condition)
+    }
+
+    /// The run of `session` under `condition`.
+    pub fn run_under(&self, session: &str, condition: &Condition) -> Option<&RunResult> {
+        self.runs
+            .iter()
+            .find(|r| r.session == session && &r.condition == condition)
     }
 }
 

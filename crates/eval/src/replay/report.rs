@@ -10,6 +10,7 @@ use continuity_core::kernel::MissionKernel;
 use continuity_core::policy::RetentionPolicy;
 
 use super::engine::{CheckKind, Condition, RunResult, Scope};
+use super::session::Session;
 use super::Replay;
 use super::{pct_tenths, recorded_seq, replay_condition_for};
 
@@ -121,6 +122,13 @@ fn dash_if_empty(s: String) -> String {
     }
 }
 
+/// The replay condition that matches a session's recorded mode, and its run.
+fn recorded_run<'a>(replay: &'a Replay, s: &Session) -> (String, Option<&'a RunResult>) {
+    let cond = replay_condition_for(s.recorded_mode.as_deref());
+    let run = replay.run(&s.name, &cond);
+    (cond, run)
+}
+
 /// Missing items of one kind at one compaction, in key order.
 fn missing_at(run: &RunResult, seq: usize, kind: CheckKind) -> Vec<String> {
     let mut v: Vec<(usize, String)> = run
@@ -138,11 +146,29 @@ fn missing_at(run: &RunResult, seq: usize, kind: CheckKind) -> Vec<String> {
     v.into_iter().map(|x| x.1).collect()
 }
 
+/// Every table of the report, one function each.
 pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Table> {
-    let mut out = Vec::new();
+    vec![
+        table_sessions(replay),
+        survival_by_condition(replay),
+        survival_by_prohibition(replay, kernel),
+        prohibited_actions(replay),
+        prohibited_action_detail(replay),
+        facts_by_compaction(replay, key),
+        terms_absent_by_condition(replay, key),
+        compactions_per_run(replay),
+        reduction_by_condition(replay),
+        tokens_by_condition(replay),
+        floor_by_condition(replay),
+        damage_by_condition(replay, key),
+        run_tokens_vs_record(replay),
+        recorded_vs_replay(replay),
+    ]
+}
 
-    // Sessions.
-    out.push(Table {
+/// Sessions.
+fn table_sessions(replay: &Replay) -> Table {
+    Table {
         name: "sessions",
         title: "Recorded sessions",
         header: vec![
@@ -172,9 +198,11 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
                 ]
             })
             .collect(),
-    });
+    }
+}
 
-    // Survival by condition.
+/// Survival by condition.
+fn survival_by_condition(replay: &Replay) -> Table {
     let mut rows = Vec::new();
     for c in &replay.conditions {
         let (mut actions, mut checks, mut present) = (0, 0, 0);
@@ -202,7 +230,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             pct(present, checks),
         ]);
     }
-    out.push(Table {
+    Table {
         name: "survival_by_condition",
         title: "Constraint survival: prohibitions present in the context before each action sent after a compaction",
         header: vec![
@@ -213,9 +241,11 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             "survival %",
         ],
         rows,
-    });
+    }
+}
 
-    // Survival by prohibition.
+/// Survival by prohibition.
+fn survival_by_prohibition(replay: &Replay, kernel: &MissionKernel) -> Table {
     let mut rows = Vec::new();
     for c in &replay.conditions {
         for (i, p) in kernel.prohibitions.iter().enumerate() {
@@ -241,7 +271,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             ]);
         }
     }
-    out.push(Table {
+    Table {
         name: "survival_by_prohibition",
         title: "Survival per prohibition (actions after a compaction)",
         header: vec![
@@ -252,9 +282,11 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             "survival %",
         ],
         rows,
-    });
+    }
+}
 
-    // Prohibited actions.
+/// Prohibited actions.
+fn prohibited_actions(replay: &Replay) -> Table {
     let mut rows = Vec::new();
     for c in &replay.conditions {
         let (mut n, mut present) = (0, 0);
@@ -271,7 +303,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             (n - present).to_string(),
         ]);
     }
-    out.push(Table {
+    Table {
         name: "prohibited_actions",
         title: "Prohibited actions (as recorded) with and without their constraint in context",
         header: vec![
@@ -281,9 +313,11 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             "constraint absent",
         ],
         rows,
-    });
+    }
+}
 
-    // Prohibited action detail.
+/// Prohibited action detail.
+fn prohibited_action_detail(replay: &Replay) -> Table {
     let mut rows = Vec::new();
     for s in &replay.sessions {
         let Some(first) = replay.runs.iter().find(|r| r.session == s.name) else {
@@ -291,11 +325,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
         };
         for a0 in first.actions.iter().filter(|a| a.prohibition.is_some()) {
             for c in &replay.conditions {
-                let Some(r) = replay
-                    .runs
-                    .iter()
-                    .find(|r| r.session == s.name && &r.condition == c)
-                else {
+                let Some(r) = replay.run_under(&s.name, c) else {
                     continue;
                 };
                 let Some(a) = r
@@ -318,7 +348,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             }
         }
     }
-    out.push(Table {
+    Table {
         name: "prohibited_action_detail",
         title: "Each prohibited action, under each condition",
         header: vec![
@@ -332,18 +362,16 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             "verbatim",
         ],
         rows,
-    });
+    }
+}
 
-    // Facts and terms per compaction.
+/// Facts and terms per compaction.
+fn facts_by_compaction(replay: &Replay, key: &FactKey) -> Table {
     let n_facts = key.facts.len();
     let mut rows = Vec::new();
     for s in &replay.sessions {
         for c in &replay.conditions {
-            let Some(r) = replay
-                .runs
-                .iter()
-                .find(|r| r.session == s.name && &r.condition == c)
-            else {
+            let Some(r) = replay.run_under(&s.name, c) else {
                 continue;
             };
             for m in &r.compactions {
@@ -363,7 +391,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             }
         }
     }
-    out.push(Table {
+    Table {
         name: "facts_by_compaction",
         title:
             "Every compaction: size, tracked facts and mission terms in the request right after it",
@@ -379,9 +407,11 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             "terms missing",
         ],
         rows,
-    });
+    }
+}
 
-    // Terms absent per condition.
+/// Terms absent per condition.
+fn terms_absent_by_condition(replay: &Replay, key: &FactKey) -> Table {
     let mut rows = Vec::new();
     for c in &replay.conditions {
         let mut n = 0;
@@ -414,9 +444,9 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             dash_if_empty(terms.join(", ")),
         ]);
     }
-    out.push(Table {
+    Table {
         name: "terms_absent_by_condition",
-        title: "Compactions after which tracked material was absent (the seed's Entry 3 check)",
+        title: "Compactions after which tracked material was absent",
         header: vec![
             "condition",
             "compactions",
@@ -424,9 +454,11 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             "terms absent (compactions)",
         ],
         rows,
-    });
+    }
+}
 
-    // Compactions per run.
+/// Compactions per run.
+fn compactions_per_run(replay: &Replay) -> Table {
     let mut rows = Vec::new();
     for c in &replay.conditions {
         let counts: Vec<usize> = runs_of(replay, c).map(|r| r.compactions.len()).collect();
@@ -443,7 +475,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             counts.iter().filter(|n| **n >= 2).count().to_string(),
         ]);
     }
-    out.push(Table {
+    Table {
         name: "compactions_per_run",
         title: "Compactions per run",
         header: vec![
@@ -454,9 +486,11 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             "runs with 2+",
         ],
         rows,
-    });
+    }
+}
 
-    // Reduction.
+/// Reduction.
+fn reduction_by_condition(replay: &Replay) -> Table {
     let mut rows = Vec::new();
     for c in &replay.conditions {
         let ms: Vec<_> = runs_of(replay, c)
@@ -491,7 +525,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             after.to_string(),
         ]);
     }
-    out.push(Table {
+    Table {
         name: "reduction_by_condition",
         title: "Reduction per compaction (the same request, uncompacted and compacted)",
         header: vec![
@@ -504,9 +538,11 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             "mean after",
         ],
         rows,
-    });
+    }
+}
 
-    // Tokens across whole runs.
+/// Tokens across whole runs.
+fn tokens_by_condition(replay: &Replay) -> Table {
     let mut rows = Vec::new();
     for c in &replay.conditions {
         let runs: Vec<_> = runs_of(replay, c).collect();
@@ -528,7 +564,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             },
         ]);
     }
-    out.push(Table {
+    Table {
         name: "tokens_by_condition",
         title: "Input tokens across whole runs, summarizer input and output included",
         header: vec![
@@ -541,9 +577,11 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             "mean per run",
         ],
         rows,
-    });
+    }
+}
 
-    // Floor.
+/// Floor.
+fn floor_by_condition(replay: &Replay) -> Table {
     let mut rows = Vec::new();
     for c in &replay.conditions {
         let ms: Vec<_> = runs_of(replay, c)
@@ -560,7 +598,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             max.map_or("-".into(), |n| n.to_string()),
         ]);
     }
-    out.push(Table {
+    Table {
         name: "floor_by_condition",
         title: "Floor rule: trigger ≥ fixed overhead + 2 × what remains after compaction",
         header: vec![
@@ -571,9 +609,12 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             "required max",
         ],
         rows,
-    });
+    }
+}
 
-    // What each strategy still carries with a damaged summary.
+/// What each strategy still carries with a damaged summary.
+fn damage_by_condition(replay: &Replay, key: &FactKey) -> Table {
+    let n_facts = key.facts.len();
     let mut rows = Vec::new();
     for c in replay.conditions.iter().filter(|c| !c.damage.is_empty()) {
         let (mut n, mut carried, mut facts, mut possible) = (0, 0, 0, 0);
@@ -596,7 +637,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             format!("{facts}/{possible}"),
         ]);
     }
-    out.push(Table {
+    Table {
         name: "damage_by_condition",
         title: "Damaged summary: compactions after which the damaged fact was still in the request",
         header: vec![
@@ -607,16 +648,14 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             "facts present (all compactions)",
         ],
         rows,
-    });
+    }
+}
 
-    // Whole runs beside the record.
+/// Whole runs beside the record.
+fn run_tokens_vs_record(replay: &Replay) -> Table {
     let mut rows = Vec::new();
     for s in &replay.sessions {
-        let cond = replay_condition_for(s.recorded_mode.as_deref());
-        let run = replay
-            .runs
-            .iter()
-            .find(|r| r.session == s.name && r.condition.label() == cond);
+        let (cond, run) = recorded_run(replay, s);
         rows.push(vec![
             s.name.clone(),
             s.recorded_mode.clone().unwrap_or_else(|| "-".into()),
@@ -628,9 +667,9 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             run.map_or("-".into(), |r| r.compactions.len().to_string()),
         ]);
     }
-    out.push(Table {
+    Table {
         name: "run_tokens_vs_record",
-        title: "Whole-run input tokens beside the record (the seed's Entry 5; recorded totals include re-fetches and summarizer calls)",
+        title: "Whole-run input tokens beside the record (recorded totals include re-fetches and summarizer calls)",
         header: vec![
             "session",
             "recorded mode",
@@ -641,16 +680,14 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             "replay compactions",
         ],
         rows,
-    });
+    }
+}
 
-    // Recorded vs replay.
+/// Recorded vs replay.
+fn recorded_vs_replay(replay: &Replay) -> Table {
     let mut rows = Vec::new();
     for s in &replay.sessions {
-        let cond = replay_condition_for(s.recorded_mode.as_deref());
-        let run = replay
-            .runs
-            .iter()
-            .find(|r| r.session == s.name && r.condition.label() == cond);
+        let (cond, run) = recorded_run(replay, s);
         for rc in &s.recorded {
             let seq = recorded_seq(&rc.id);
             let m = run.and_then(|r| r.compactions.iter().find(|m| m.seq == seq));
@@ -677,7 +714,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             rows.push(row);
         }
     }
-    out.push(Table {
+    Table {
         name: "recorded_vs_replay",
         title: "Each recorded compaction beside its replay (the recorded summary under the run's own strategy)",
         header: vec![
@@ -696,8 +733,7 @@ pub fn tables(replay: &Replay, kernel: &MissionKernel, key: &FactKey) -> Vec<Tab
             "replay facts missing",
         ],
         rows,
-    });
-    out
+    }
 }
 
 /// The sentence for each prohibited action sent after its constraint left
@@ -744,6 +780,64 @@ pub fn markdown(
 ) -> String {
     let get = |n: &str| tables.iter().find(|t| t.name == n);
     let mut s = String::new();
+    intro(&mut s, replay, kernel, key, policy);
+    beside_the_record(&mut s, replay, tables);
+    let _ = writeln!(s, "## Constraint presence at each action\n");
+    section(
+        &mut s,
+        tables,
+        &[
+            "survival_by_condition",
+            "survival_by_prohibition",
+            "prohibited_actions",
+            "prohibited_action_detail",
+        ],
+    );
+    let _ = writeln!(s, "## Compactions\n");
+    section(
+        &mut s,
+        tables,
+        &[
+            "compactions_per_run",
+            "reduction_by_condition",
+            "floor_by_condition",
+            "tokens_by_condition",
+            "facts_by_compaction",
+        ],
+    );
+    let _ = writeln!(s, "## Charts\n");
+    for c in charts {
+        let rel = c.strip_prefix(dir).unwrap_or(c);
+        let _ = writeln!(s, "![{}]({})\n", rel.display(), rel.display());
+    }
+    if let Some(t) = get("sessions") {
+        let _ = writeln!(s, "## Sessions\n\n{}", t.markdown());
+    }
+    let synthesized: usize = replay.sessions.iter().map(|s| s.synthesized_results).sum();
+    if synthesized > 0 {
+        let _ = writeln!(s, "{synthesized} tool call(s) had no recorded result; the replay answers them with a placeholder.\n");
+    }
+    let _ = writeln!(s, "Every table above is reproduced from `replay.sqlite` by the query of the same name in `eval/replay.sql`.");
+    s
+}
+
+/// The named tables, each under its title, in this order.
+fn section(s: &mut String, tables: &[Table], names: &[&str]) {
+    for name in names {
+        if let Some(t) = tables.iter().find(|t| t.name == *name) {
+            let _ = writeln!(s, "### {}\n\n{}", t.title, t.markdown());
+        }
+    }
+}
+
+/// The title, what was replayed, and how to read the report.
+fn intro(
+    s: &mut String,
+    replay: &Replay,
+    kernel: &MissionKernel,
+    key: &FactKey,
+    policy: &RetentionPolicy,
+) {
     let _ = writeln!(s, "# Replay: what survived at each action\n");
     let _ = writeln!(
         s,
@@ -776,9 +870,13 @@ pub fn markdown(
         .collect();
     let _ = writeln!(s, "- A prohibition is *present* when the first mission term its text names (its verb: {}) is in the context, the reference's kernel-term check per prohibition; *verbatim* when its whole text is. Keyword checks say what text was there, not what the agent understood.", verbs.join(", "));
     let _ = writeln!(s, "- Summarizer `recorded` puts in place the summary the reference recorded at the same request (reference runs only; `none` where nothing was recorded there). `+damage:F` removes every summary sentence that mentions a key term of fact F before the rebuild, as the seed's FI-1 did.\n");
+}
 
-    let _ = writeln!(s, "## Beside the seed\n");
-    let _ = writeln!(s, "The seed (*The Price of Remembering*) reported, for its seven summary-only compactions: \"modify\" and \"delete\" absent from the next request every time; \"contact\" absent in four of seven; at least one tracked fact absent every time (the open obligations). Reduction 62.6–64.2% summary-only vs 34.9–37.9% governed; 11,735–12,844 → 4,218–4,803 tokens summary-only, 11,772–12,251 → 7,310–7,981 governed. Entry 6: in E1-baseline, compaction at request 6 (12,316 → 4,541), \"modify\", \"delete\", \"contact\" absent; `contact_customer` sent at request 12.\n");
+/// Prohibited actions sent without their constraint, and the tables that
+/// set the replay beside the record.
+fn beside_the_record(s: &mut String, replay: &Replay, tables: &[Table]) {
+    // The seed's own figures are prose in docs/reference-runs.md, not output.
+    let _ = writeln!(s, "## Beside the record\n");
     let obs = observations(replay);
     if obs.is_empty() {
         let _ = writeln!(
@@ -795,54 +893,16 @@ pub fn markdown(
         }
         s.push('\n');
     }
-    for name in [
-        "recorded_vs_replay",
-        "terms_absent_by_condition",
-        "run_tokens_vs_record",
-        "damage_by_condition",
-    ] {
-        if let Some(t) = get(name) {
-            let _ = writeln!(s, "### {}\n\n{}", t.title, t.markdown());
-        }
-    }
+    section(
+        s,
+        tables,
+        &[
+            "recorded_vs_replay",
+            "terms_absent_by_condition",
+            "run_tokens_vs_record",
+            "damage_by_condition",
+        ],
+    );
     let _ = writeln!(s, "Replay tokens are estimates in the record's units; the replayed summarizer inputs are this library's (the governed summarizer sees the narrative only), not the reference's, so whole-run totals of governed runs come out below the record.\n");
-    let _ = writeln!(s, "Seed figures are quoted from the seed text; recorded figures are read from the run records at replay time; replay figures are this replay's.\n");
-
-    let _ = writeln!(s, "## Constraint presence at each action\n");
-    for name in [
-        "survival_by_condition",
-        "survival_by_prohibition",
-        "prohibited_actions",
-        "prohibited_action_detail",
-    ] {
-        if let Some(t) = get(name) {
-            let _ = writeln!(s, "### {}\n\n{}", t.title, t.markdown());
-        }
-    }
-    let _ = writeln!(s, "## Compactions\n");
-    for name in [
-        "compactions_per_run",
-        "reduction_by_condition",
-        "floor_by_condition",
-        "tokens_by_condition",
-        "facts_by_compaction",
-    ] {
-        if let Some(t) = get(name) {
-            let _ = writeln!(s, "### {}\n\n{}", t.title, t.markdown());
-        }
-    }
-    let _ = writeln!(s, "## Charts\n");
-    for c in charts {
-        let rel = c.strip_prefix(dir).unwrap_or(c);
-        let _ = writeln!(s, "![{}]({})\n", rel.display(), rel.display());
-    }
-    if let Some(t) = get("sessions") {
-        let _ = writeln!(s, "## Sessions\n\n{}", t.markdown());
-    }
-    let synthesized: usize = replay.sessions.iter().map(|s| s.synthesized_results).sum();
-    if synthesized > 0 {
-        let _ = writeln!(s, "{synthesized} tool call(s) had no recorded result; the replay answers them with a placeholder.\n");
-    }
-    let _ = writeln!(s, "Every table above is reproduced from `replay.sqlite` by the query of the same name in `eval/replay.sql`.");
-    s
+    let _ = writeln!(s, "Recorded figures are read from the run records at replay time; replay figures are this replay's.\n");
 }

@@ -281,17 +281,7 @@ fn load_reference(
     kernel: &MissionKernel,
     tokens: &dyn TokenCount,
 ) -> Result<Session> {
-    let archive_path = dir.join("archive/cmp-1.json");
-    let archive: Vec<Value> = match std::fs::read(&archive_path) {
-        Ok(bytes) => serde_json::from_slice(&bytes)
-            .map_err(|e| ReplayError::session(&archive_path, format!("malformed JSON: {e}")))?,
-        Err(e) => {
-            return Err(ReplayError::session(
-                &archive_path,
-                format!("a reference run needs its first archive (the history at cmp-1): {e}"),
-            ))
-        }
-    };
+    let archive = read_archive(dir)?;
     let requests = read_jsonl(&dir.join("requests.jsonl"))?;
     let ledger = read_jsonl(&dir.join("tools.jsonl"))?;
     let compactions = read_jsonl(&dir.join("compactions.jsonl"))?;
@@ -317,58 +307,68 @@ fn load_reference(
         .filter_map(|r| Some((r.get("run_step")?.as_u64()?, r)))
         .collect();
 
+    let (messages, synthesized) = rebuild_history(&archive, &responses, &results, &final_report);
+    let source = Source::path(dir);
+    let mut transcript = formats::parse_value(&Value::Array(messages), &source)
+        .map_err(|e| ReplayError::session(dir, format!("rebuilt history: {e}")))?;
+    let recorded_instructions = transcript.instructions.clone();
+    transcript.instructions = normalize_instructions(&transcript.instructions, kernel);
+    let recorded: Vec<RecordedCompaction> = compactions.iter().map(recorded_compaction).collect();
+    let steps = reference_steps(&transcript, &responses, &request_rows);
+    if steps.is_empty() {
+        return Err(ReplayError::session(dir, "no responses recorded"));
+    }
+    let calibration = calibrate(&steps, &recorded_instructions, &transcript, tokens)?;
+
+    Ok(Session {
+        name: session_name(path),
+        kind: SessionKind::Reference,
+        path: path.to_path_buf(),
+        transcript,
+        recorded_instructions,
+        steps,
+        calibration,
+        recorded,
+        recorded_mode: run.get("mode").and_then(Value::as_str).map(str::to_string),
+        recorded_input_tokens: run
+            .get("measured_input_tokens")
+            .and_then(Value::as_u64)
+            .map(|n| n as usize),
+        synthesized_results: synthesized,
+    })
+}
+
+/// The run's first archive: the history at its first compaction.
+fn read_archive(dir: &Path) -> Result<Vec<Value>> {
+    let archive_path = dir.join("archive/cmp-1.json");
+    match std::fs::read(&archive_path) {
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .map_err(|e| ReplayError::session(&archive_path, format!("malformed JSON: {e}"))),
+        Err(e) => Err(ReplayError::session(
+            &archive_path,
+            format!("a reference run needs its first archive (the history at cmp-1): {e}"),
+        )),
+    }
+}
+
+/// The archive's messages, then the responses past it with their tool
+/// results from the ledger; and how many results were synthesized.
+fn rebuild_history(
+    archive: &[Value],
+    responses: &[&Value],
+    results: &HashMap<&str, &Value>,
+    final_report: &Option<Value>,
+) -> (Vec<Value>, usize) {
     // The archive covers the responses it holds; the ledgers give the rest.
     let archived_responses = archive
         .iter()
         .filter(|m| m.get("kind").and_then(Value::as_str) == Some("response"))
         .count();
-    let mut messages = archive.clone();
+    let mut messages = archive.to_vec();
     let mut synthesized = 0;
     let n_responses = responses.len();
     for (k, r) in responses.iter().enumerate().skip(archived_responses) {
-        let mut parts = Vec::new();
-        if let Some(texts) = r.get("text_parts").and_then(Value::as_array) {
-            for t in texts {
-                let content = match t {
-                    Value::String(s) => s.clone(),
-                    other => other
-                        .get("content")
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                        .unwrap_or_else(|| compact_json(other)),
-                };
-                parts.push(json!({"part_kind": "text", "content": content}));
-            }
-        }
-        let calls: Vec<&Value> = r
-            .get("tool_calls")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().collect())
-            .unwrap_or_default();
-        let mut returns = Vec::new();
-        let mut missing = 0;
-        for c in &calls {
-            let id = c.get("tool_call_id").and_then(Value::as_str).unwrap_or("");
-            let name = c.get("tool_name").and_then(Value::as_str).unwrap_or("");
-            let entry = results.get(id);
-            let args = match (entry, name) {
-                (Some(e), _) => e.get("args").cloned().unwrap_or(json!({})),
-                (None, "final_result") => final_report.clone().unwrap_or(json!({})),
-                (None, _) => json!({}),
-            };
-            parts.push(json!({"part_kind": "tool-call", "tool_name": name, "args": args, "tool_call_id": id}));
-            let content = match entry {
-                Some(e) => e.get("result").cloned().unwrap_or(Value::Null),
-                None => {
-                    missing += 1;
-                    json!({"replay": "no result recorded for this call"})
-                }
-            };
-            returns.push(json!({"part_kind": "tool-return", "tool_name": name, "content": content, "tool_call_id": id}));
-        }
-        if parts.is_empty() {
-            parts.push(json!({"part_kind": "text", "content": ""}));
-        }
+        let (parts, returns, missing) = response_parts(r, results, final_report);
         messages.push(json!({"kind": "response", "parts": parts}));
         let last = k + 1 == n_responses;
         // The final call (the report) is answered by nothing we replay.
@@ -377,49 +377,103 @@ fn load_reference(
             synthesized += missing;
         }
     }
-    let source = Source::path(dir);
-    let mut transcript = formats::parse_value(&Value::Array(messages), &source)
-        .map_err(|e| ReplayError::session(dir, format!("rebuilt history: {e}")))?;
-    let recorded_instructions = transcript.instructions.clone();
-    transcript.instructions = normalize_instructions(&transcript.instructions, kernel);
+    (messages, synthesized)
+}
 
-    let recorded: Vec<RecordedCompaction> = compactions
-        .iter()
-        .map(|c| {
-            let counted = c.get("counted").cloned().unwrap_or(Value::Null);
-            let checks = c.get("context_checks").cloned().unwrap_or(Value::Null);
-            let u = |k: &str| counted.get(k).and_then(Value::as_u64).unwrap_or(0) as usize;
-            RecordedCompaction {
-                id: c
-                    .get("compaction_id")
+/// One recorded response as message parts, the tool returns that answer
+/// its calls, and how many of those had no recorded result.
+fn response_parts(
+    r: &Value,
+    results: &HashMap<&str, &Value>,
+    final_report: &Option<Value>,
+) -> (Vec<Value>, Vec<Value>, usize) {
+    let mut parts = Vec::new();
+    if let Some(texts) = r.get("text_parts").and_then(Value::as_array) {
+        for t in texts {
+            let content = match t {
+                Value::String(s) => s.clone(),
+                other => other
+                    .get("content")
                     .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-                step: c.get("run_step").and_then(Value::as_u64).unwrap_or(0) as usize,
-                summary: c
-                    .get("summary_text")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-                uncompacted: u("uncompacted"),
-                compacted: u("compacted"),
-                fixed_overhead: u("fixed_overhead"),
-                reduction_pct: counted
-                    .get("reduction_pct")
-                    .and_then(Value::as_f64)
-                    .unwrap_or(0.0),
-                terms_missing: strs(checks.get("kernel_terms_missing")),
-                facts_missing: strs(checks.get("cf_missing")),
-                fault: c
-                    .get("fault_injection")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
+                    .map(str::to_string)
+                    .unwrap_or_else(|| compact_json(other)),
+            };
+            parts.push(json!({"part_kind": "text", "content": content}));
+        }
+    }
+    let calls: Vec<&Value> = r
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().collect())
+        .unwrap_or_default();
+    let mut returns = Vec::new();
+    let mut missing = 0;
+    for c in &calls {
+        let id = c.get("tool_call_id").and_then(Value::as_str).unwrap_or("");
+        let name = c.get("tool_name").and_then(Value::as_str).unwrap_or("");
+        let entry = results.get(id);
+        let args = match (entry, name) {
+            (Some(e), _) => e.get("args").cloned().unwrap_or(json!({})),
+            (None, "final_result") => final_report.clone().unwrap_or(json!({})),
+            (None, _) => json!({}),
+        };
+        parts.push(
+            json!({"part_kind": "tool-call", "tool_name": name, "args": args, "tool_call_id": id}),
+        );
+        let content = match entry {
+            Some(e) => e.get("result").cloned().unwrap_or(Value::Null),
+            None => {
+                missing += 1;
+                json!({"replay": "no result recorded for this call"})
             }
-        })
-        .collect();
+        };
+        returns.push(json!({"part_kind": "tool-return", "tool_name": name, "content": content, "tool_call_id": id}));
+    }
+    if parts.is_empty() {
+        parts.push(json!({"part_kind": "text", "content": ""}));
+    }
+    (parts, returns, missing)
+}
 
-    // Steps: the k-th assistant message answers run_step k.
+fn recorded_compaction(c: &Value) -> RecordedCompaction {
+    let counted = c.get("counted").cloned().unwrap_or(Value::Null);
+    let checks = c.get("context_checks").cloned().unwrap_or(Value::Null);
+    let u = |k: &str| counted.get(k).and_then(Value::as_u64).unwrap_or(0) as usize;
+    RecordedCompaction {
+        id: c
+            .get("compaction_id")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+        step: c.get("run_step").and_then(Value::as_u64).unwrap_or(0) as usize,
+        summary: c
+            .get("summary_text")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+        uncompacted: u("uncompacted"),
+        compacted: u("compacted"),
+        fixed_overhead: u("fixed_overhead"),
+        reduction_pct: counted
+            .get("reduction_pct")
+            .and_then(Value::as_f64)
+            .unwrap_or(0.0),
+        terms_missing: strs(checks.get("kernel_terms_missing")),
+        facts_missing: strs(checks.get("cf_missing")),
+        fault: c
+            .get("fault_injection")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+    }
+}
+
+/// Steps: the k-th assistant message answers run_step k.
+fn reference_steps(
+    transcript: &Transcript,
+    responses: &[&Value],
+    request_rows: &HashMap<u64, &Value>,
+) -> Vec<Step> {
     let mut steps = Vec::new();
     let mut k = 0;
     for (i, m) in transcript.messages.iter().enumerate() {
@@ -447,44 +501,29 @@ fn load_reference(
                 .map(str::to_string),
         });
     }
-    if steps.is_empty() {
-        return Err(ReplayError::session(dir, "no responses recorded"));
-    }
+    steps
+}
 
-    // Calibrate on the requests sent before the first recorded compaction,
-    // which are exactly our uncompacted history with the recorded
-    // instructions.
+/// Calibrate on the requests sent before the first recorded compaction,
+/// which are exactly our uncompacted history with the recorded
+/// instructions.
+fn calibrate(
+    steps: &[Step],
+    recorded_instructions: &[String],
+    transcript: &Transcript,
+    tokens: &dyn TokenCount,
+) -> Result<Calibration> {
     let mut points = Vec::new();
-    for s in &steps {
+    for s in steps {
         if s.recorded_compaction.is_some() {
             break;
         }
         if let Some(n) = s.recorded_input {
-            let text = context_text(
-                &recorded_instructions,
-                &transcript.messages[..s.request_end],
-            );
+            let text = context_text(recorded_instructions, &transcript.messages[..s.request_end]);
             points.push((tokens.count(&text)?, n));
         }
     }
-    let calibration = Calibration::fit(&points);
-
-    Ok(Session {
-        name: session_name(path),
-        kind: SessionKind::Reference,
-        path: path.to_path_buf(),
-        transcript,
-        recorded_instructions,
-        steps,
-        calibration,
-        recorded,
-        recorded_mode: run.get("mode").and_then(Value::as_str).map(str::to_string),
-        recorded_input_tokens: run
-            .get("measured_input_tokens")
-            .and_then(Value::as_u64)
-            .map(|n| n as usize),
-        synthesized_results: synthesized,
-    })
+    Ok(Calibration::fit(&points))
 }
 
 /// Tool calls of a message, in order.

@@ -10,6 +10,7 @@ use rusqlite::{params, Connection};
 use crate::facts::FactKey;
 use continuity_core::kernel::MissionKernel;
 
+use super::engine::RunResult;
 use super::Replay;
 use super::{pct_tenths, recorded_seq, replay_condition_for};
 
@@ -81,162 +82,207 @@ fn fill(path: &Path, replay: &Replay) -> rusqlite::Result<()> {
     let mut db = Connection::open(path)?;
     db.execute_batch(SCHEMA)?;
     let tx = db.transaction()?;
-    {
-        let mut st = tx.prepare("INSERT INTO conditions VALUES (?1,?2,?3,?4,?5,?6,?7)")?;
-        for (i, c) in replay.conditions.iter().enumerate() {
-            st.execute(params![
-                c.label(),
-                i as i64,
-                c.strategy.name(),
-                c.summarizer,
-                c.damage.join(","),
-                c.strategy.kernel_in_instructions(),
-                c.strategy.pins_evidence()
-            ])?;
-        }
-        let mut st =
-            tx.prepare("INSERT INTO sessions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
-        let mut rc = tx.prepare(
-            "INSERT INTO recorded_compactions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
-        )?;
-        for (i, s) in replay.sessions.iter().enumerate() {
-            st.execute(params![
-                s.name,
-                i as i64,
-                s.kind.name(),
-                s.path.display().to_string(),
-                s.steps.len() as i64,
-                s.recorded_mode,
-                s.recorded_input_tokens.map(|n| n as i64),
-                s.calibration.intercept,
-                s.calibration.slope,
-                s.calibration.intercept.round() as i64,
-                (s.calibration.slope * 1000.0).round() as i64,
-                s.calibration.points as i64,
-                s.synthesized_results as i64
-            ])?;
-            for r in &s.recorded {
-                rc.execute(params![
-                    s.name,
-                    r.id,
-                    recorded_seq(&r.id) as i64,
-                    r.step as i64,
-                    r.uncompacted as i64,
-                    r.compacted as i64,
-                    r.fixed_overhead as i64,
-                    r.reduction_pct,
-                    pct_tenths(r.reduction_pct),
-                    r.terms_missing.join(", "),
-                    r.facts_missing.join(", "),
-                    r.fault,
-                    replay_condition_for(s.recorded_mode.as_deref())
-                ])?;
-            }
-        }
-        let mut runs = tx.prepare("INSERT INTO runs VALUES (?1,?2)")?;
-        let mut req =
-            tx.prepare("INSERT INTO requests VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
-        let mut cmp = tx.prepare(
-            "INSERT INTO compactions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27)",
-        )?;
-        let mut act =
-            tx.prepare("INSERT INTO actions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
-        let mut chk =
-            tx.prepare("INSERT INTO checks VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
-        for run in &replay.runs {
-            let c = &run.condition;
-            let (label, strategy, summarizer, damage) = (
-                c.label(),
-                c.strategy.name(),
-                c.summarizer.clone(),
-                c.damage.join(","),
-            );
-            runs.execute(params![run.session, label])?;
-            for r in &run.requests {
-                req.execute(params![
-                    run.session,
-                    label,
-                    strategy,
-                    summarizer,
-                    damage,
-                    r.step as i64,
-                    r.compaction_seq.map(|n| n as i64),
-                    r.compacted_here,
-                    r.est_tokens as i64,
-                    r.bundled_tokens as i64,
-                    r.messages as i64,
-                    r.terms_missing.join(", "),
-                    r.facts_missing.join(", ")
-                ])?;
-            }
-            for m in &run.compactions {
-                cmp.execute(params![
-                    run.session,
-                    label,
-                    strategy,
-                    summarizer,
-                    damage,
-                    m.seq as i64,
-                    m.step as i64,
-                    m.est_before as i64,
-                    m.est_after as i64,
-                    m.reduction_pct,
-                    pct_tenths(m.reduction_pct),
-                    m.bundled_before as i64,
-                    m.bundled_after as i64,
-                    m.fixed as i64,
-                    m.kernel as i64,
-                    m.pinned as i64,
-                    m.framing as i64,
-                    m.summary as i64,
-                    m.tail as i64,
-                    m.summary_source,
-                    m.summary_words as i64,
-                    m.summarizer_in as i64,
-                    m.summarizer_out as i64,
-                    m.floor_required as i64,
-                    m.floor_met,
-                    m.pins as i64,
-                    m.summary_text
-                ])?;
-            }
-            for a in &run.actions {
-                act.execute(params![
-                    run.session,
-                    label,
-                    strategy,
-                    summarizer,
-                    damage,
-                    a.step as i64,
-                    a.call_id,
-                    a.ord as i64,
-                    a.tool,
-                    a.prohibition,
-                    a.compaction_seq.map(|n| n as i64),
-                    a.constraint_present,
-                    a.constraint_verbatim
-                ])?;
-            }
-            for k in &run.checks {
-                chk.execute(params![
-                    run.session,
-                    label,
-                    strategy,
-                    summarizer,
-                    damage,
-                    k.step as i64,
-                    k.scope.name(),
-                    k.call_id,
-                    k.compaction_seq.map(|n| n as i64),
-                    k.kind.name(),
-                    k.item,
-                    k.ord as i64,
-                    k.present
-                ])?;
-            }
-        }
+    insert_conditions(&tx, replay)?;
+    insert_sessions(&tx, replay)?;
+    for run in &replay.runs {
+        insert_run(&tx, run)?;
     }
     tx.commit()?;
+    Ok(())
+}
+
+fn insert_conditions(tx: &Connection, replay: &Replay) -> rusqlite::Result<()> {
+    let mut st = tx.prepare_cached("INSERT INTO conditions VALUES (?1,?2,?3,?4,?5,?6,?7)")?;
+    for (i, c) in replay.conditions.iter().enumerate() {
+        st.execute(params![
+            c.label(),
+            i as i64,
+            c.strategy.name(),
+            c.summarizer,
+            c.damage.join(","),
+            c.strategy.kernel_in_instructions(),
+            c.strategy.pins_evidence()
+        ])?;
+    }
+    Ok(())
+}
+
+/// Each session, then the compactions its record holds.
+fn insert_sessions(tx: &Connection, replay: &Replay) -> rusqlite::Result<()> {
+    let mut st = tx.prepare_cached(
+        "INSERT INTO sessions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+    )?;
+    let mut rc = tx.prepare_cached(
+        "INSERT INTO recorded_compactions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+    )?;
+    for (i, s) in replay.sessions.iter().enumerate() {
+        st.execute(params![
+            s.name,
+            i as i64,
+            s.kind.name(),
+            s.path.display().to_string(),
+            s.steps.len() as i64,
+            s.recorded_mode,
+            s.recorded_input_tokens.map(|n| n as i64),
+            s.calibration.intercept,
+            s.calibration.slope,
+            s.calibration.intercept.round() as i64,
+            (s.calibration.slope * 1000.0).round() as i64,
+            s.calibration.points as i64,
+            s.synthesized_results as i64
+        ])?;
+        for r in &s.recorded {
+            rc.execute(params![
+                s.name,
+                r.id,
+                recorded_seq(&r.id) as i64,
+                r.step as i64,
+                r.uncompacted as i64,
+                r.compacted as i64,
+                r.fixed_overhead as i64,
+                r.reduction_pct,
+                pct_tenths(r.reduction_pct),
+                r.terms_missing.join(", "),
+                r.facts_missing.join(", "),
+                r.fault,
+                replay_condition_for(s.recorded_mode.as_deref())
+            ])?;
+        }
+    }
+    Ok(())
+}
+
+/// The columns every row of a run starts with.
+struct RunKey {
+    label: String,
+    strategy: &'static str,
+    summarizer: String,
+    damage: String,
+}
+
+/// A run's row, then its requests, compactions, actions and checks.
+fn insert_run(tx: &Connection, run: &RunResult) -> rusqlite::Result<()> {
+    let c = &run.condition;
+    let key = RunKey {
+        label: c.label(),
+        strategy: c.strategy.name(),
+        summarizer: c.summarizer.clone(),
+        damage: c.damage.join(","),
+    };
+    tx.prepare_cached("INSERT INTO runs VALUES (?1,?2)")?
+        .execute(params![run.session, key.label])?;
+    insert_requests(tx, run, &key)?;
+    insert_compactions(tx, run, &key)?;
+    insert_actions(tx, run, &key)?;
+    insert_checks(tx, run, &key)
+}
+
+fn insert_requests(tx: &Connection, run: &RunResult, key: &RunKey) -> rusqlite::Result<()> {
+    let mut req = tx.prepare_cached(
+        "INSERT INTO requests VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+    )?;
+    for r in &run.requests {
+        req.execute(params![
+            run.session,
+            key.label,
+            key.strategy,
+            key.summarizer,
+            key.damage,
+            r.step as i64,
+            r.compaction_seq.map(|n| n as i64),
+            r.compacted_here,
+            r.est_tokens as i64,
+            r.bundled_tokens as i64,
+            r.messages as i64,
+            r.terms_missing.join(", "),
+            r.facts_missing.join(", ")
+        ])?;
+    }
+    Ok(())
+}
+
+fn insert_compactions(tx: &Connection, run: &RunResult, key: &RunKey) -> rusqlite::Result<()> {
+    let mut cmp = tx.prepare_cached(
+        "INSERT INTO compactions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27)",
+    )?;
+    for m in &run.compactions {
+        cmp.execute(params![
+            run.session,
+            key.label,
+            key.strategy,
+            key.summarizer,
+            key.damage,
+            m.seq as i64,
+            m.step as i64,
+            m.est_before as i64,
+            m.est_after as i64,
+            m.reduction_pct,
+            pct_tenths(m.reduction_pct),
+            m.bundled_before as i64,
+            m.bundled_after as i64,
+            m.fixed as i64,
+            m.kernel as i64,
+            m.pinned as i64,
+            m.framing as i64,
+            m.summary as i64,
+            m.tail as i64,
+            m.summary_source,
+            m.summary_words as i64,
+            m.summarizer_in as i64,
+            m.summarizer_out as i64,
+            m.floor_required as i64,
+            m.floor_met,
+            m.pins as i64,
+            m.summary_text
+        ])?;
+    }
+    Ok(())
+}
+
+fn insert_actions(tx: &Connection, run: &RunResult, key: &RunKey) -> rusqlite::Result<()> {
+    let mut act = tx.prepare_cached(
+        "INSERT INTO actions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+    )?;
+    for a in &run.actions {
+        act.execute(params![
+            run.session,
+            key.label,
+            key.strategy,
+            key.summarizer,
+            key.damage,
+            a.step as i64,
+            a.call_id,
+            a.ord as i64,
+            a.tool,
+            a.prohibition,
+            a.compaction_seq.map(|n| n as i64),
+            a.constraint_present,
+            a.constraint_verbatim
+        ])?;
+    }
+    Ok(())
+}
+
+fn insert_checks(tx: &Connection, run: &RunResult, key: &RunKey) -> rusqlite::Result<()> {
+    let mut chk = tx
+        .prepare_cached("INSERT INTO checks VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
+    for k in &run.checks {
+        chk.execute(params![
+            run.session,
+            key.label,
+            key.strategy,
+            key.summarizer,
+            key.damage,
+            k.step as i64,
+            k.scope.name(),
+            k.call_id,
+            k.compaction_seq.map(|n| n as i64),
+            k.kind.name(),
+            k.item,
+            k.ord as i64,
+            k.present
+        ])?;
+    }
     Ok(())
 }
 

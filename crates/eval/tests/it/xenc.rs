@@ -9,7 +9,7 @@ use candle_nn::{VarBuilder, VarMap};
 use continuity_eval::evaluate::xenc::{self, train, Base, CrossEncoderNet};
 
 fn minilm() -> Option<PathBuf> {
-    match continuity_llm::manifest::resolve_model("minilm-l6", None) {
+    match continuity_models::hub::resolve_model("minilm-l6", None) {
         Ok(d) => Some(d),
         Err(e) => {
             eprintln!("skipping: minilm-l6 not available ({e}); fetch it with: python3 models/fetch.py minilm-l6");

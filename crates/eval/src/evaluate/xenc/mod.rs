@@ -226,7 +226,7 @@ impl CrossEncoder {
 }
 
 fn minilm_dir() -> Result<std::path::PathBuf> {
-    continuity_llm::manifest::resolve_model("minilm-l6", None)
+    continuity_models::hub::resolve_model("minilm-l6", None)
         .map_err(|e| Error::Internal(e.to_string()))
 }
 

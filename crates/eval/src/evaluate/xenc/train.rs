@@ -254,26 +254,7 @@ pub fn train(
         .iter()
         .filter(|p| !opts.exclude.contains(&p.source))
         .collect();
-    let sources: Vec<String> = pairs
-        .iter()
-        .map(|p| p.source.clone())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let dev_sources: BTreeSet<&String> = if opts.dev_every > 1 {
-        sources
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| i % opts.dev_every == opts.dev_every - 1)
-            .map(|(_, s)| s)
-            .collect()
-    } else {
-        BTreeSet::new()
-    };
-    let (dev, train): (Vec<&Pair>, Vec<&Pair>) = pairs
-        .iter()
-        .copied()
-        .partition(|p| dev_sources.contains(&p.source));
+    let (dev, train, dev_sources) = split_dev(&pairs, opts.dev_every);
     if train.is_empty() {
         return Err(Error::Internal(
             "cross-encoder training: no training pairs".into(),
@@ -313,33 +294,9 @@ pub fn train(
     let mut loss_log = Vec::new();
     let mut acc = (0.0f32, 0usize);
     for step in 1..=opts.steps {
-        let mut batch = Vec::with_capacity(opts.batch);
-        let mut labels = Vec::with_capacity(opts.batch);
-        while batch.len() < opts.batch {
-            let p = if !mix.is_empty() && rng.unit() < opts.mix_share {
-                mix[extra.next(&mut rng)]
-            } else {
-                train[main.next(&mut rng)]
-            };
-            batch.push((p.premise.clone(), p.hypothesis.clone()));
-            labels.push(p.label_index().unwrap_or(1) as u32);
-        }
-        // Linear warm-up over the first 10% of steps, then linear decay.
-        let warm = (opts.steps / 10).max(1);
-        let lr = if step <= warm {
-            opts.lr * step as f64 / warm as f64
-        } else {
-            opts.lr * (opts.steps - step + 1) as f64 / (opts.steps - warm + 1) as f64
-        };
-        opt.set_learning_rate(lr);
-        let (ids, types, mask) = encode_pairs(&base.tokenizer, &batch, &device)?;
-        let target = Tensor::new(labels.as_slice(), &device).map_err(cerr)?;
-        let loss = net
-            .forward(&ids, &types, &mask)
-            .and_then(|logits| candle_nn::loss::cross_entropy(&logits, &target))
-            .map_err(cerr)?;
-        opt.backward_step(&loss).map_err(cerr)?;
-        let l = loss.to_scalar::<f32>().map_err(cerr)?;
+        let (batch, labels) = draw_batch(opts, &mut rng, (&train, &mut main), (&mix, &mut extra));
+        opt.set_learning_rate(learning_rate(opts, step));
+        let l = train_step(&net, &base, &mut opt, (&batch, &labels), &device)?;
         acc.0 += l;
         acc.1 += 1;
         if step % 20 == 0 || step == opts.steps {
@@ -349,13 +306,115 @@ pub fn train(
         progress(step, l);
     }
 
+    let (confusion, balanced) = dev_accuracy(&net, &base, &dev, &device)?;
+    let report = TrainReport {
+        train_pairs: train.len() + mix.len(),
+        dev_pairs: dev.len(),
+        dev_sources: dev_sources.into_iter().collect(),
+        loss: loss_log,
+        dev_confusion: confusion,
+        dev_balanced_accuracy: balanced,
+        seconds: started.elapsed().as_secs_f32(),
+    };
+    Ok((varmap, report))
+}
+
+/// Every `dev_every`-th source (sorted) held out for the dev split, with
+/// all its pairs; the rest train.
+fn split_dev<'p>(
+    pairs: &[&'p Pair],
+    dev_every: usize,
+) -> (Vec<&'p Pair>, Vec<&'p Pair>, BTreeSet<String>) {
+    let sources: Vec<String> = pairs
+        .iter()
+        .map(|p| p.source.clone())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let dev_sources: BTreeSet<&String> = if dev_every > 1 {
+        sources
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % dev_every == dev_every - 1)
+            .map(|(_, s)| s)
+            .collect()
+    } else {
+        BTreeSet::new()
+    };
+    let (dev, train): (Vec<&Pair>, Vec<&Pair>) = pairs
+        .iter()
+        .copied()
+        .partition(|p| dev_sources.contains(&p.source));
+    let dev_sources = dev_sources.into_iter().cloned().collect();
+    (dev, train, dev_sources)
+}
+
+/// One batch: each pair from the mixed-in pairs with probability
+/// `mix_share`, else from the training pairs, each list in its shuffled
+/// order; with its labels.
+fn draw_batch(
+    opts: &TrainOptions,
+    rng: &mut Rng,
+    (train, main): (&[&Pair], &mut Shuffled),
+    (mix, extra): (&[&Pair], &mut Shuffled),
+) -> (Vec<(String, String)>, Vec<u32>) {
+    let mut batch = Vec::with_capacity(opts.batch);
+    let mut labels = Vec::with_capacity(opts.batch);
+    while batch.len() < opts.batch {
+        let p = if !mix.is_empty() && rng.unit() < opts.mix_share {
+            mix[extra.next(rng)]
+        } else {
+            train[main.next(rng)]
+        };
+        batch.push((p.premise.clone(), p.hypothesis.clone()));
+        labels.push(p.label_index().unwrap_or(1) as u32);
+    }
+    (batch, labels)
+}
+
+/// One optimizer step on a batch; its cross-entropy loss.
+fn train_step(
+    net: &CrossEncoderNet,
+    base: &Base,
+    opt: &mut AdamW,
+    (batch, labels): (&[(String, String)], &[u32]),
+    device: &Device,
+) -> Result<f32> {
+    let (ids, types, mask) = encode_pairs(&base.tokenizer, batch, device)?;
+    let target = Tensor::new(labels, device).map_err(cerr)?;
+    let loss = net
+        .forward(&ids, &types, &mask)
+        .and_then(|logits| candle_nn::loss::cross_entropy(&logits, &target))
+        .map_err(cerr)?;
+    opt.backward_step(&loss).map_err(cerr)?;
+    loss.to_scalar::<f32>().map_err(cerr)
+}
+
+/// Linear warm-up over the first 10% of steps, then linear decay.
+fn learning_rate(opts: &TrainOptions, step: usize) -> f64 {
+    let warm = (opts.steps / 10).max(1);
+    if step <= warm {
+        opts.lr * step as f64 / warm as f64
+    } else {
+        opts.lr * (opts.steps - step + 1) as f64 / (opts.steps - warm + 1) as f64
+    }
+}
+
+/// The dev split's confusion matrix (true label by predicted) and its
+/// balanced accuracy.
+fn dev_accuracy(
+    net: &CrossEncoderNet,
+    base: &Base,
+    dev: &[&Pair],
+    device: &Device,
+) -> Result<([[usize; 3]; 3], f32)> {
     let mut confusion = [[0usize; 3]; 3];
     for chunk in dev.chunks(64) {
         let batch: Vec<(String, String)> = chunk
             .iter()
             .map(|p| (p.premise.clone(), p.hypothesis.clone()))
             .collect();
-        let (ids, types, mask) = encode_pairs(&base.tokenizer, &batch, &device)?;
+        let (ids, types, mask) = encode_pairs(&base.tokenizer, &batch, device)?;
         let pred = net
             .forward(&ids, &types, &mask)
             .and_then(|l| l.argmax(1))
@@ -378,14 +437,5 @@ pub fn train(
     } else {
         recalls.iter().sum::<f32>() / recalls.len() as f32
     };
-    let report = TrainReport {
-        train_pairs: train.len() + mix.len(),
-        dev_pairs: dev.len(),
-        dev_sources: dev_sources.into_iter().cloned().collect(),
-        loss: loss_log,
-        dev_confusion: confusion,
-        dev_balanced_accuracy: balanced,
-        seconds: started.elapsed().as_secs_f32(),
-    };
-    Ok((varmap, report))
+    Ok((confusion, balanced))
 }
