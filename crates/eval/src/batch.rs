@@ -361,7 +361,9 @@ fn write_sqlite(path: &Path, rows: &[Row]) -> Result<(), BatchError> {
     .map_err(err)?;
     {
         let mut ins = tx
-            .prepare("INSERT INTO sessions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)")
+            .prepare(
+                "INSERT INTO sessions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
+            )
             .map_err(err)?;
         for r in rows {
             let m = &r.measured;

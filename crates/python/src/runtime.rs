@@ -59,7 +59,10 @@ impl TokenCounter {
 /// own, chosen by the model the request names (o200k_base for OpenAI
 /// models, else the bundled tokenizer), as `continuity compact` chooses
 /// without `--tokenizer`. Each is loaded once per process.
-pub fn agent_counter<'a>(given: Option<&'a Counter>, model: Option<&str>) -> Result<&'a Counter, Error> {
+pub fn agent_counter<'a>(
+    given: Option<&'a Counter>,
+    model: Option<&str>,
+) -> Result<&'a Counter, Error> {
     static OPENAI: OnceLock<Counter> = OnceLock::new();
     static BUNDLED: OnceLock<Counter> = OnceLock::new();
     if let Some(c) = given {

@@ -302,7 +302,9 @@ fn files_that_are_not_sessions_are_skipped_not_failed() {
     let rows = summary(&out);
     let header = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert!(
-        header.starts_with("name,status,format,version,at,messages,tokens_before,tokens_after,tokenizer,"),
+        header.starts_with(
+            "name,status,format,version,at,messages,tokens_before,tokens_after,tokenizer,"
+        ),
         "{header}"
     );
     for r in &rows {

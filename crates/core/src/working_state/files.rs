@@ -63,7 +63,11 @@ pub fn file_read(args: &Value) -> Option<String> {
 /// Whether a path names one file: its last part has an extension and no
 /// wildcard.
 fn names_one_file(path: &str) -> bool {
-    let name = path.trim_end_matches(['/', '\\']).rsplit(['/', '\\']).next().unwrap_or("");
+    let name = path
+        .trim_end_matches(['/', '\\'])
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or("");
     let stem = name.trim_start_matches('.');
     !name.contains(['*', '?', '{']) && stem.contains('.') && !stem.ends_with('.')
 }
@@ -386,10 +390,22 @@ mod tests {
     fn a_search_in_one_file_reads_it_and_one_in_a_folder_does_not() {
         let file = json!({"pattern": "debug", "path": "/repo/assets/site.css"});
         assert_eq!(file_read(&file).as_deref(), Some("/repo/assets/site.css"));
-        for scope in ["/repo/assets", "/repo/assets/", "src/**/*.rs", "/repo/.github"] {
-            assert_eq!(file_read(&json!({"pattern": "x", "path": scope})), None, "{scope}");
+        for scope in [
+            "/repo/assets",
+            "/repo/assets/",
+            "src/**/*.rs",
+            "/repo/.github",
+        ] {
+            assert_eq!(
+                file_read(&json!({"pattern": "x", "path": scope})),
+                None,
+                "{scope}"
+            );
         }
-        assert_eq!(file_read(&json!({"file_path": "Makefile"})).as_deref(), Some("Makefile"));
+        assert_eq!(
+            file_read(&json!({"file_path": "Makefile"})).as_deref(),
+            Some("Makefile")
+        );
     }
 
     #[test]
