@@ -112,11 +112,11 @@ impl Names {
 }
 
 /// At most `max` names that pass `keep`, the most recently used first.
-fn pick<'a>(
-    uses: &'a HashMap<String, (usize, usize)>,
+fn pick(
+    uses: &HashMap<String, (usize, usize)>,
     keep: impl Fn(&str) -> bool,
     max: usize,
-) -> Vec<(&'a String, &'a (usize, usize))> {
+) -> Vec<(&String, &(usize, usize))> {
     let mut names: Vec<_> = uses.iter().filter(|(name, _)| keep(name)).collect();
     names.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then(a.0.cmp(b.0)));
     names.truncate(max);
