@@ -95,9 +95,9 @@ def test_trigger_and_counts_match_the_report() -> None:
 
 def test_requests_are_counted_in_their_agents_tokens() -> None:
     body = json.loads(SESSION.read_text())
-    bundled = continuity.TokenCounter().name
+    bundled = continuity.TokenCounter()
     o200k = continuity.TokenCounter("o200k_base")
-    for model, unit in [("gpt-4o", "o200k_base"), ("claude-sonnet-4-5", bundled)]:
+    for model, unit in [("gpt-4o", "o200k_base"), ("claude-sonnet-4-5", bundled.name)]:
         body["model"] = model
         c = continuity.compact(body, KERNEL, POLICY)
         assert c.report["tokenizer"] == unit, model
@@ -106,7 +106,7 @@ def test_requests_are_counted_in_their_agents_tokens() -> None:
     assert continuity.count_request(body) == continuity.count_request(body, tokenizer=o200k)
     assert continuity.count_request(body) != continuity.count_request(body, tokenizer=bundled)
     # The caller's tokenizer wins over the agent's.
-    assert continuity.compact(body, KERNEL, POLICY, tokenizer=bundled).report["tokenizer"] == bundled
+    assert continuity.compact(body, KERNEL, POLICY, tokenizer=bundled).report["tokenizer"] == bundled.name
 
 
 def cli_error(args: list[str]) -> tuple[int, str]:
