@@ -706,6 +706,37 @@ fn identifier_like(s: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-' | '.'))
 }
 
+/// `text` with each found span `(start, end, kind)` replaced by the
+/// placeholder `withhold` gives it, and one audit record per replacement
+/// under the rule `{rule_prefix}.{kind}`. A span `withhold` answers `None`
+/// for (the policy lets it through) stays as written.
+fn replace_spans<K: std::fmt::Display>(
+    text: &str,
+    spans: Vec<(usize, usize, K)>,
+    rule_prefix: &str,
+    item: &str,
+    log: &mut Vec<Redaction>,
+    mut withhold: impl FnMut(&str, &K) -> Option<String>,
+) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (start, end, kind) in spans {
+        let Some(placeholder) = withhold(&text[start..end], &kind) else {
+            continue;
+        };
+        out.push_str(&text[last..start]);
+        log.push(Redaction {
+            item: item.to_string(),
+            rule: format!("{rule_prefix}.{kind}"),
+            placeholder: placeholder.clone(),
+        });
+        out.push_str(&placeholder);
+        last = end;
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
 fn is_withheld(s: &str) -> bool {
     s.starts_with("<withheld:")
 }

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::personal::{self, NAME};
-use super::{is_withheld, scalar_text, Redaction, Redactor};
+use super::{is_withheld, replace_spans, scalar_text, Redaction, Redactor};
 
 impl Redactor {
     /// The placeholder of a personal value found by shape, context or key
@@ -57,24 +57,13 @@ impl Redactor {
         if found.is_empty() {
             return text.to_string();
         }
-        let mut out = String::with_capacity(text.len());
-        let mut last = 0;
-        for f in found {
-            let Some(placeholder) = self.remember_personal(&text[f.start..f.end], f.kind, None)
-            else {
-                continue;
-            };
-            out.push_str(&text[last..f.start]);
-            log.push(Redaction {
-                item: item.to_string(),
-                rule: format!("personal_data.{}", f.kind),
-                placeholder: placeholder.clone(),
-            });
-            out.push_str(&placeholder);
-            last = f.end;
-        }
-        out.push_str(&text[last..]);
-        out
+        let spans = found
+            .into_iter()
+            .map(|f| (f.start, f.end, f.kind))
+            .collect();
+        replace_spans(text, spans, "personal_data", item, log, |value, kind| {
+            self.remember_personal(value, kind, None)
+        })
     }
 
     /// A structured field whose key names personal data and whose value

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::{secrets, Redaction, Redactor};
+use super::{replace_spans, secrets, Redaction, Redactor};
 
 /// Shortest secret also searched for as a bare value in free text: shorter
 /// ones (a URL password `pw`) would corrupt ordinary words.
@@ -70,21 +70,13 @@ impl Redactor {
         if found.is_empty() {
             return text.to_string();
         }
-        let mut out = String::with_capacity(text.len());
-        let mut last = 0;
-        for f in found {
-            out.push_str(&text[last..f.start]);
-            let placeholder = self.secret_placeholder(&text[f.start..f.end], &f.kind);
-            log.push(Redaction {
-                item: item.to_string(),
-                rule: format!("secrets.{}", f.kind),
-                placeholder: placeholder.clone(),
-            });
-            out.push_str(&placeholder);
-            last = f.end;
-        }
-        out.push_str(&text[last..]);
-        out
+        let spans = found
+            .into_iter()
+            .map(|f| (f.start, f.end, f.kind))
+            .collect();
+        replace_spans(text, spans, "secrets", item, log, |value, kind| {
+            Some(self.secret_placeholder(value, kind))
+        })
     }
 
     /// A JSON field whose key names a secret (`"password": "…"`): its value,

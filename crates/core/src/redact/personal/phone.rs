@@ -76,8 +76,13 @@ pub fn scan(text: &str) -> Vec<Finding> {
             let from = floor_char(text, start.saturating_sub(40));
             context_re().is_match(&text[from..start])
         };
-        let accepted = if international {
+        // `0046201834` run together reads as an order or ticket id as much
+        // as a dialled number: unseparated, `00` needs a word that names a phone.
+        let run_together = !found.contains(|c: char| !c.is_ascii_digit());
+        let accepted = if international && !(found.starts_with("00") && run_together) {
             valid_international(found)
+        } else if international {
+            context() && valid_international(found)
         } else {
             (nanp_re().is_match(found) || context()) && valid_national(found)
         };
@@ -184,6 +189,7 @@ mod tests {
         assert_eq!(found("tel: 0049 30 901820"), vec!["0049 30 901820"]);
         assert_eq!(found("mobile 087 123 4567"), vec!["087 123 4567"]);
         assert_eq!(found("(0044 20 7946 0958)"), vec!["0044 20 7946 0958"]);
+        assert_eq!(found("tel 00442079460958"), vec!["00442079460958"]);
     }
 
     #[test]
@@ -192,6 +198,7 @@ mod tests {
             "version 10.2.3.4567 released",
             "at 2024-03-01 12:30:45",
             "order 4155550132 shipped",
+            "order 0046201834 shipped",
             "host 192.168.100.200",
             "took 1 234 567 ms",
             "id-4155550132",

@@ -125,7 +125,8 @@ struct Person {
     national_id: (String, &'static str),
     card: String,
     iban: String,
-    secret: (String, String),
+    /// A credential: its kind, its value and the line that carries it.
+    secret: (&'static str, String, String),
 }
 
 impl Person {
@@ -165,7 +166,7 @@ impl Person {
             ("national_id", self.national_id.0.clone()),
             ("card_number", self.card.clone()),
             ("iban", self.iban.clone()),
-            ("secret", self.secret.0.clone()),
+            (self.secret.0, self.secret.1.clone()),
         ]
     }
 
@@ -250,7 +251,7 @@ fn json_record(domain: &Domain, p: &Person, la: &[String], r: &mut Rng) -> Strin
         "card_number": p.card,
         "updated_at": la[4],
         "path": la[5],
-        "config": p.secret.1,
+        "config": p.secret.2,
     });
     match addr_key.split_once('.') {
         Some((outer, inner)) => rec[outer] = json!({(inner): p.address, "cause": "water"}),
@@ -264,7 +265,7 @@ fn key_value_log(domain: &Domain, p: &Person, la: &[String], r: &mut Rng) -> Str
     format!(
         "ts={} level=info {}={} {}=\"{}\" {}=\"{}\" phone=\"{}\" email={}\npostcode=\"{}\" acct={} routing_number={} sort_code={} id_type=\"{id_word}\" national_id=\"{id}\" card=\"{}\" iban=\"{}\"\n{}\nref={} path={} took={}\n",
         la[4], domain.record, la[0], role(domain, r), p.name, address_key(domain, r).replace('.', "_"), p.address,
-        p.phone, p.email, p.postcode, p.account, p.routing, p.sort_code, p.card, p.iban, p.secret.1, la[3], la[5], la[1]
+        p.phone, p.email, p.postcode, p.account, p.routing, p.sort_code, p.card, p.iban, p.secret.2, la[3], la[5], la[1]
     )
 }
 
@@ -273,7 +274,7 @@ fn colon_lines(domain: &Domain, p: &Person, la: &[String], r: &mut Rng) -> Strin
     format!(
         "{}: {}\n{}: {}\n{}: {}\nPhone: {}\nEmail: {}\nPostcode: {}\nAccount number: {}\nRouting number: {}\nSort code: {}\n{id_word}: {id}\nCard: {}\nIBAN: {}\n{}\nBuild: {}\nUpdated: {}\nLog: {}\n",
         domain.record, la[0], role(domain, r), p.name, address_key(domain, r), p.address,
-        p.phone_text(), p.email, p.postcode, p.account, p.routing, p.sort_code, p.card, p.iban, p.secret.1, la[3], la[4], la[5]
+        p.phone_text(), p.email, p.postcode, p.account, p.routing, p.sort_code, p.card, p.iban, p.secret.2, la[3], la[4], la[5]
     )
 }
 
@@ -310,7 +311,7 @@ fn prose(domain: &Domain, p: &Person, la: &[String], r: &mut Rng) -> String {
     };
     format!(
         "{opener} The site is {}; parcels go to the depot in {}. Pay the refund into account number {} (routing number {}, sort code {}); their {id_word} is {id}. Card on file {} and IBAN {}. Also: {}. Version {} is deployed, logs at {}.",
-        p.address, values::city_and_code(r, &p.city, &p.postcode), p.account, p.routing, p.sort_code, p.card, p.iban, p.secret.1, la[3], la[5]
+        p.address, values::city_and_code(r, &p.city, &p.postcode), p.account, p.routing, p.sort_code, p.card, p.iban, p.secret.2, la[3], la[5]
     )
 }
 
@@ -320,7 +321,7 @@ fn markdown_table(domain: &Domain, p: &Person, la: &[String], r: &mut Rng) -> St
     format!(
         "| {} | {role} | {addr} | phone | zip | account_number | sort_code | national_id | version |\n|---|---|---|---|---|---|---|---|---|\n| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n\nRouting number {} on file; email {}; card {}; IBAN {}.\n{}\nPath: {}; updated {}.\n",
         domain.record, la[0], p.name, p.address, p.phone, p.postcode, p.account, p.sort_code, p.national_id.0, la[3],
-        p.routing, p.email, p.card, p.iban, p.secret.1, la[5], la[4]
+        p.routing, p.email, p.card, p.iban, p.secret.2, la[5], la[4]
     )
 }
 
@@ -335,7 +336,7 @@ fn csv(domain: &Domain, p: &Person, la: &[String], r: &mut Rng) -> String {
             .map(|c| if c.contains(',') { format!("\"{c}\"") } else { c.to_string() })
             .collect::<Vec<_>>()
             .join(","),
-        p.secret.1,
+        p.secret.2,
         la[5]
     )
 }

@@ -405,24 +405,93 @@ pub fn iban(r: &mut Rng) -> String {
 
 const B62: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-/// A credential as it appears in a config, a header or a paste, and the
-/// line that carries it.
-pub fn secret(r: &mut Rng) -> (String, String) {
+const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const B64URL: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// A credential as it appears in a config, a header, a key file or a
+/// paste: its kind, the value that must never be written, and the line
+/// that carries it. A private key's value is its body lines, one per line.
+pub fn secret(r: &mut Rng) -> (&'static str, String, String) {
+    match r.below(16) {
+        0..=7 => provider_token(r),
+        8 => {
+            let v = format!(
+                "{}!{}#{}",
+                r.chars_of(B62, 5),
+                r.chars_of(B62, 4),
+                r.chars_of(B62, 3)
+            );
+            ("password", v.clone(), format!("DB_PASSWORD={v}"))
+        }
+        9 => {
+            let v = r.chars_of(B62, 40);
+            let line =
+                format!("curl -H \"Authorization: Bearer {v}\" https://api.example.com/v1/jobs");
+            ("bearer-token", v, line)
+        }
+        10 => {
+            let v = format!("{}{}", r.chars_of(B62, 10), r.digits(2));
+            let line =
+                format!("git remote add origin https://deploy:{v}@git.example.com/ops/infra.git");
+            ("url-password", v, line)
+        }
+        11 => {
+            // The header is the standard `{"alg":"HS256","typ":"JWT"}`.
+            let v = format!(
+                "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ{}.{}",
+                r.chars_of(B64URL, 46),
+                r.chars_of(B64URL, 43)
+            );
+            ("jwt", v.clone(), format!("session cookie: {v}"))
+        }
+        12 => {
+            let body = format!("{}\n{}", r.chars_of(B64, 64), r.chars_of(B64, 64));
+            let line =
+                format!("-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----");
+            ("private-key", body, line)
+        }
+        13 => {
+            let v = format!("{}==", r.chars_of(B64, 86));
+            let line = format!(
+                "AZURE_STORAGE_CONNECTION_STRING=DefaultEndpointsProtocol=https;AccountName=ops{};AccountKey={v};EndpointSuffix=core.windows.net",
+                r.digits(3)
+            );
+            ("connection-string", v, line)
+        }
+        14 => {
+            let v = format!("{}{}", r.chars_of(B62, 30), r.digits(4));
+            let line = format!("postgresql://svc_reports:{v}@db.internal:5432/reports");
+            ("connection-string", v, line)
+        }
+        _ => {
+            // Only the value's entropy says it is one: `key` names little.
+            let v = r.chars_of(B64, 44);
+            ("high-entropy", v.clone(), format!("key: {v}"))
+        }
+    }
+}
+
+/// A provider's token in the format its issuer prints.
+fn provider_token(r: &mut Rng) -> (&'static str, String, String) {
     match r.below(8) {
         0 => {
             let v = format!("ghp_{}", r.chars_of(B62, 36));
-            (v.clone(), format!("GITHUB_TOKEN={v}"))
+            ("github-token", v.clone(), format!("GITHUB_TOKEN={v}"))
         }
         1 => {
             let v = format!(
                 "AKIA{}",
                 r.chars_of(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
             );
-            (v.clone(), format!("aws_access_key_id = {v}"))
+            (
+                "aws-access-key-id",
+                v.clone(),
+                format!("aws_access_key_id = {v}"),
+            )
         }
         2 => {
             let v = format!("sk_live_{}", r.chars_of(B62, 24));
-            (v.clone(), format!("\"stripe_key\": \"{v}\""))
+            ("stripe-key", v.clone(), format!("\"stripe_key\": \"{v}\""))
         }
         3 => {
             let v = format!(
@@ -431,34 +500,31 @@ pub fn secret(r: &mut Rng) -> (String, String) {
                 r.digits(13),
                 r.chars_of(B62, 24)
             );
-            (v.clone(), format!("Slack bot token: {v}"))
+            ("slack-token", v.clone(), format!("Slack bot token: {v}"))
         }
         4 => {
-            let v = format!(
-                "{}!{}#{}",
-                r.chars_of(B62, 5),
-                r.chars_of(B62, 4),
-                r.chars_of(B62, 3)
-            );
-            (v.clone(), format!("DB_PASSWORD={v}"))
+            let v = format!("glpat-{}", r.chars_of(B62, 20));
+            ("gitlab-token", v.clone(), format!("api_token: {v}"))
         }
         5 => {
-            let v = r.chars_of(B62, 40);
+            let v = format!("sk-proj-{}", r.chars_of(B64URL, 64));
             (
+                "openai-key",
                 v.clone(),
-                format!("curl -H \"Authorization: Bearer {v}\" https://api.example.com/v1/jobs"),
+                format!("use my key {v} for the eval run"),
             )
         }
         6 => {
-            let v = format!("{}{}", r.chars_of(B62, 10), r.digits(2));
+            let v = format!("sk-ant-api03-{}AA", r.chars_of(B64URL, 93));
             (
+                "anthropic-key",
                 v.clone(),
-                format!("git remote add origin https://deploy:{v}@git.example.com/ops/infra.git"),
+                format!("ANTHROPIC_API_KEY=\"{v}\""),
             )
         }
         _ => {
-            let v = format!("glpat-{}", r.chars_of(B62, 20));
-            (v.clone(), format!("api_token: {v}"))
+            let v = format!("AIza{}", r.chars_of(B64URL, 35));
+            ("google-api-key", v.clone(), format!("\"apiKey\": \"{v}\""))
         }
     }
 }
