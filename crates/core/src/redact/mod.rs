@@ -607,30 +607,20 @@ impl Redactor {
         for pi in 0..self.patterns.len() {
             let regex = self.patterns[pi].regex.clone();
             let name = self.patterns[pi].name.clone();
-            let mut out = String::with_capacity(text.len());
-            let mut last = 0;
-            for m in regex.find_iter(&text) {
-                if is_withheld(m.as_str()) {
-                    continue;
-                }
-                let Some((start, end)) = patterns::accept_match(&name, &text, m.start(), m.end())
-                else {
-                    continue;
-                };
-                let Some(placeholder) = self.withhold(&text[start..end], &name, None) else {
-                    continue;
-                };
-                out.push_str(&text[last..start]);
-                log.push(Redaction {
-                    item: item.to_string(),
-                    rule: format!("personal_data.patterns.{name}"),
-                    placeholder: placeholder.clone(),
-                });
-                out.push_str(&placeholder);
-                last = end;
-            }
-            out.push_str(&text[last..]);
-            text = out;
+            let spans = regex
+                .find_iter(&text)
+                .filter(|m| !is_withheld(m.as_str()))
+                .filter_map(|m| patterns::accept_match(&name, &text, m.start(), m.end()))
+                .map(|(start, end)| (start, end, name.clone()))
+                .collect();
+            text = replace_spans(
+                &text,
+                spans,
+                "personal_data.patterns",
+                item,
+                log,
+                |value, kind| self.withhold(value, kind, None),
+            );
         }
         text
     }
