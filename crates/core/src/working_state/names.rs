@@ -14,6 +14,8 @@ use crate::transcript::PartRef;
 const NAMES: usize = 60;
 /// The most names listed that only a later tool call used again.
 const CALL_NAMES: usize = 40;
+/// The most names listed that only a later tool result carried again.
+const RETURNED_NAMES: usize = 40;
 const PER_LINE: usize = 10;
 
 fn name_re() -> &'static Regex {
@@ -52,14 +54,25 @@ pub struct Names {
     /// The same for names the agent's own later calls used again (an edit,
     /// a search), listed after those the conversation used.
     called: HashMap<String, (usize, usize)>,
+    /// The same for names a later tool result carried again (a second
+    /// file or search that names them), listed last, at the lowest rank.
+    returned: HashMap<String, (usize, usize)>,
 }
 
 impl Names {
     /// Names in a tool call's arguments or a tool's result.
     pub fn evidence(&mut self, text: &str, message: usize) {
         for m in name_re().find_iter(text) {
-            if is_name(m.as_str()) {
-                self.source.entry(m.as_str().to_string()).or_insert(message);
+            let name = m.as_str();
+            match self.source.get(name) {
+                Some(&source) if source < message => {
+                    self.returned.insert(name.to_string(), (source, message));
+                }
+                Some(_) => {}
+                None if is_name(name) => {
+                    self.source.insert(name.to_string(), message);
+                }
+                None => {}
             }
         }
     }
@@ -97,7 +110,10 @@ impl Names {
     /// already hold, most recently used first; each line dated by its
     /// latest use, so the newest survive a short budget. Names only a
     /// later call used come after. Both rank with the files and commands:
-    /// a name used again is what a later turn searches or edits by.
+    /// a name used again is what a later turn searches or edits by. Names
+    /// that only another tool result carried again come last, at rank 3,
+    /// below the verbatim evidence: two results naming one symbol mark it
+    /// as one the work revolves around, but nobody has used it yet.
     pub fn entries(&self, elsewhere: &str) -> Vec<Entry> {
         let said = pick(&self.used, |n| !elsewhere.contains(n), NAMES);
         let called = pick(
@@ -105,8 +121,16 @@ impl Names {
             |n| !elsewhere.contains(n) && !self.used.contains_key(n),
             CALL_NAMES,
         );
+        let returned = pick(
+            &self.returned,
+            |n| {
+                !elsewhere.contains(n) && !self.used.contains_key(n) && !self.called.contains_key(n)
+            },
+            RETURNED_NAMES,
+        );
         let mut out = lines(said, 1);
         out.extend(lines(called, 1));
+        out.extend(lines(returned, 3));
         out
     }
 }
@@ -189,6 +213,23 @@ mod tests {
                 ("- [m2] last_index, update_inputs", 1)
             ]
         );
+    }
+
+    #[test]
+    fn a_name_two_results_carried_comes_last_at_the_lowest_rank() {
+        let mut n = Names::default();
+        n.evidence("export const renderQueue = []; once_only_name", 2);
+        n.evidence("import { renderQueue } from './m'", 2);
+        assert!(n.entries("").is_empty(), "the same result is not another");
+        n.evidence("renderQueue.map(render)", 4);
+        n.conversation("spokenName is unrelated", 5);
+        let lines: Vec<(String, u8)> = n
+            .entries("")
+            .into_iter()
+            .map(|e| (e.line, e.rank))
+            .collect();
+        assert_eq!(lines, vec![("- [m2] renderQueue".to_string(), 3)]);
+        assert!(n.entries("renderQueue").is_empty(), "already carried");
     }
 
     #[test]
