@@ -60,39 +60,16 @@ pub struct Names {
 }
 
 impl Names {
-    /// Names in a tool call's arguments or a tool's result.
+    /// Names in a tool's result: a name an earlier result carried is
+    /// carried again; a new one is noted with its source.
     pub fn evidence(&mut self, text: &str, message: usize) {
-        for m in name_re().find_iter(text) {
-            let name = m.as_str();
-            match self.source.get(name) {
-                Some(&source) if source < message => {
-                    self.returned.insert(name.to_string(), (source, message));
-                }
-                Some(_) => {}
-                None if is_name(name) => {
-                    self.source.insert(name.to_string(), message);
-                }
-                None => {}
-            }
-        }
+        note_names(&mut self.source, &mut self.returned, text, message);
     }
 
     /// Names in a tool call's arguments: the agent typed a name a tool
     /// returned before (an edit, a search for it) or brings a new one.
     pub fn call(&mut self, text: &str, message: usize) {
-        for m in name_re().find_iter(text) {
-            let name = m.as_str();
-            match self.source.get(name) {
-                Some(&source) if source < message => {
-                    self.called.insert(name.to_string(), (source, message));
-                }
-                Some(_) => {}
-                None if is_name(name) => {
-                    self.source.insert(name.to_string(), message);
-                }
-                None => {}
-            }
-        }
+        note_names(&mut self.source, &mut self.called, text, message);
     }
 
     /// Names in what the user or the assistant wrote.
@@ -132,6 +109,29 @@ impl Names {
         out.extend(lines(called, 1));
         out.extend(lines(returned, 3));
         out
+    }
+}
+
+/// Each name in `text`: one an earlier message carried goes into `again`
+/// with that source; a new one becomes a source.
+fn note_names(
+    source: &mut HashMap<String, usize>,
+    again: &mut HashMap<String, (usize, usize)>,
+    text: &str,
+    message: usize,
+) {
+    for m in name_re().find_iter(text) {
+        let name = m.as_str();
+        match source.get(name) {
+            Some(&first) if first < message => {
+                again.insert(name.to_string(), (first, message));
+            }
+            Some(_) => {}
+            None if is_name(name) => {
+                source.insert(name.to_string(), message);
+            }
+            None => {}
+        }
     }
 }
 
