@@ -120,6 +120,28 @@ impl Timings {
     }
 }
 
+impl Timings {
+    /// The sum of two generations' timings, as one (the later peak RSS, the
+    /// earlier load time where the later has none).
+    pub fn add(&self, later: &Timings) -> Timings {
+        Timings {
+            load_ms: if later.load_ms > 0.0 {
+                later.load_ms
+            } else {
+                self.load_ms
+            },
+            prompt_tokens: self.prompt_tokens + later.prompt_tokens,
+            prefill_ms: self.prefill_ms + later.prefill_ms,
+            generated_tokens: self.generated_tokens + later.generated_tokens,
+            decode_ms: self.decode_ms + later.decode_ms,
+            peak_rss_bytes: self.peak_rss_bytes.max(later.peak_rss_bytes),
+            decode_passes: self.decode_passes + later.decode_passes,
+            draft_tokens: self.draft_tokens + later.draft_tokens,
+            accepted_draft_tokens: self.accepted_draft_tokens + later.accepted_draft_tokens,
+        }
+    }
+}
+
 fn per_s(n: usize, ms: f64) -> f64 {
     if ms > 0.0 {
         n as f64 * 1e3 / ms
@@ -282,18 +304,28 @@ pub fn prefill(model: &mut Model, prompt: &[u32]) -> Result<Vec<f32>, LlmError> 
     if prompt.is_empty() {
         return Err(LlmError::Other("empty prompt".into()));
     }
-    if prompt.len() > model.context_length() {
+    model.network.clear_cache();
+    feed(model, prompt, 0)
+}
+
+/// Run `tokens` into the KV cache at positions `start..` in chunks; logits
+/// of the last one.
+fn feed(model: &mut Model, tokens: &[u32], start: usize) -> Result<Vec<f32>, LlmError> {
+    if start + tokens.len() > model.context_length() {
         return Err(LlmError::Other(format!(
             "prompt of {} tokens exceeds the context length {}",
-            prompt.len(),
+            start + tokens.len(),
             model.context_length()
         )));
     }
-    model.network.clear_cache();
-    let chunk = model.network.max_prefill_chunk().unwrap_or(prompt.len());
+    let chunk = model
+        .network
+        .max_prefill_chunk()
+        .unwrap_or(tokens.len())
+        .max(1);
     let mut logits = Vec::new();
-    for (i, c) in prompt.chunks(chunk).enumerate() {
-        logits = model.network.forward(c, i * chunk)?;
+    for (i, c) in tokens.chunks(chunk).enumerate() {
+        logits = model.network.forward(c, start + i * chunk)?;
     }
     Ok(logits)
 }
@@ -312,16 +344,90 @@ pub fn generate_with(
         prompt_tokens: prompt.len(),
         ..Default::default()
     };
-    let mut stops = model.stop_tokens.clone();
-    stops.extend(&opts.extra_stop_tokens);
-    let mut sampler = Sampler::new(&opts.sampling);
-    let ctx = model.context_length();
-
     let t0 = Instant::now();
     model.network.reserve(prompt.len() + opts.max_new_tokens);
     let logits = prefill(model, prompt)?;
     timings.prefill_ms = t0.elapsed().as_secs_f64() * 1e3;
+    decode(model, prompt, logits, opts, timings, &mut keep_going)
+}
 
+/// Generate after each of several prompts that share a beginning (one log,
+/// several questions about it): the shared tokens are prefilled once, and
+/// each later prompt costs only the forward of its own tail, where the
+/// network can rewind its cache (elsewhere each prompt is prefilled whole).
+/// Each generation is the one [`generate_with`] gives for its prompt alone.
+///
+/// One [`Generation`] per prompt; its `prompt_tokens` and `prefill_ms`
+/// count what it fed, and only the first carries the model's load time.
+pub fn generate_each(
+    model: &mut Model,
+    prompts: &[Vec<u32>],
+    opts: &GenerateOptions,
+    mut keep_going: impl FnMut(&Model, &[u32]) -> bool,
+) -> Result<Vec<Generation>, LlmError> {
+    // Every prompt keeps at least its last token to feed.
+    let shared = prompts
+        .iter()
+        .map(|p| p.len().saturating_sub(1))
+        .min()
+        .unwrap_or(0)
+        .min(common_prefix_len(prompts));
+    let longest = prompts.iter().map(Vec::len).max().unwrap_or(0);
+    model.network.reserve(longest + opts.max_new_tokens);
+    let mut out = Vec::with_capacity(prompts.len());
+    for (i, prompt) in prompts.iter().enumerate() {
+        let reuse = i > 0 && shared > 0 && model.network.can_rewind();
+        let t0 = Instant::now();
+        let (logits, fed) = if reuse {
+            (
+                feed(model, &prompt[shared..], shared)?,
+                prompt.len() - shared,
+            )
+        } else {
+            (prefill(model, prompt)?, prompt.len())
+        };
+        let timings = Timings {
+            load_ms: if i == 0 { model.load_ms } else { 0.0 },
+            prompt_tokens: fed,
+            prefill_ms: t0.elapsed().as_secs_f64() * 1e3,
+            ..Default::default()
+        };
+        out.push(decode(
+            model,
+            prompt,
+            logits,
+            opts,
+            timings,
+            &mut keep_going,
+        )?);
+    }
+    Ok(out)
+}
+
+/// How many leading tokens all of `prompts` have in common.
+fn common_prefix_len(prompts: &[Vec<u32>]) -> usize {
+    let Some((first, rest)) = prompts.split_first() else {
+        return 0;
+    };
+    rest.iter().fold(first.len(), |n, p| {
+        first[..n].iter().zip(p).take_while(|(a, b)| a == b).count()
+    })
+}
+
+/// Decode after `context`, all of it in the KV cache; `logits` are those of
+/// its last token.
+fn decode(
+    model: &mut Model,
+    context: &[u32],
+    logits: Vec<f32>,
+    opts: &GenerateOptions,
+    mut timings: Timings,
+    keep_going: &mut impl FnMut(&Model, &[u32]) -> bool,
+) -> Result<Generation, LlmError> {
+    let mut stops = model.stop_tokens.clone();
+    stops.extend(&opts.extra_stop_tokens);
+    let mut sampler = Sampler::new(&opts.sampling);
+    let ctx = model.context_length();
     let t1 = Instant::now();
     let speculate = opts.lookahead > 0 && sampler.greedy && model.network.can_forward_rows();
     let mut tokens: Vec<u32> = Vec::new();
@@ -352,13 +458,13 @@ pub fn generate_with(
         if tokens.len() >= opts.max_new_tokens {
             break StopReason::MaxTokens;
         }
-        let pos = prompt.len() + tokens.len() - 1;
+        let pos = context.len() + tokens.len() - 1;
         if pos + 1 > ctx {
             break StopReason::ContextFull;
         }
         draft = if speculate {
             let room = (opts.max_new_tokens - tokens.len() - 1).min(ctx - pos - 1);
-            lookup_draft(prompt, &tokens, opts.lookahead.min(room))
+            lookup_draft(context, &tokens, opts.lookahead.min(room))
         } else {
             Vec::new()
         };

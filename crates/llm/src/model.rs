@@ -103,6 +103,12 @@ impl Network {
         }
     }
 
+    /// Whether a forward may start before the end of the cache, dropping
+    /// what follows (LFM2's convolution state cannot go back).
+    pub fn can_rewind(&self) -> bool {
+        matches!(self, Network::Decoder(_))
+    }
+
     /// Whether [`Self::forward_rows`] is available.
     pub fn can_forward_rows(&self) -> bool {
         matches!(self, Network::Decoder(_))

@@ -5,3 +5,6 @@ pub const PROMPT_SUMMARY_ONLY: &str = include_str!("../../../prompts/summary-onl
 pub const PROMPT_GOVERNED: &str = include_str!("../../../prompts/governed.txt");
 pub const PROMPT_SYSTEM: &str = include_str!("../../../prompts/system.txt");
 pub const PROMPT_CODING: &str = include_str!("../../../prompts/coding.txt");
+/// The coding job's fields, one `Label: question` per line: each question
+/// is asked on its own after the log ([`PROMPT_CODING`]'s `{question}`).
+pub const PROMPT_CODING_FIELDS: &str = include_str!("../../../prompts/coding-fields.txt");

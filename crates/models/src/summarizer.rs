@@ -6,6 +6,11 @@
 //! of their chat template; a base model (Gemma 3 270M) gets it as a document
 //! ending in `Summary:`. Decoding is greedy with a repeat penalty over the
 //! generated tokens and stops at the word cap.
+//!
+//! The coding job is narrower: `prompts/coding.txt` asks one question of
+//! `prompts/coding-fields.txt` at a time (the current task, the last
+//! decision, the open problem, the next step), each answered in one
+//! sentence. The log is prefilled once for all of them.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -13,18 +18,30 @@ use std::time::Instant;
 use crate::hub::resolve_model;
 use continuity_core::error::{Error, InputError, Source};
 use continuity_core::summarize::{
-    cap_words, whole_sentences, NarrativeItem, NarrativeKind, Summarizer, SummarizerMetrics,
-    SummaryJob, SummaryOutput, SummaryRequest,
+    cap_words, ends_sentence, whole_sentences, NarrativeItem, NarrativeKind, Summarizer,
+    SummarizerMetrics, SummaryJob, SummaryOutput, SummaryRequest,
 };
 use continuity_llm::arch::decoder::LoadOptions;
 use continuity_llm::chat::{ChatTemplate, Message};
-use continuity_llm::generate::{generate_with, GenerateOptions, SamplingOptions};
+use continuity_llm::generate::{
+    generate_each, generate_with, GenerateOptions, SamplingOptions, StopReason, Timings,
+};
 use continuity_llm::model::{LlmError, Model};
 
-use crate::prompts::{PROMPT_CODING, PROMPT_GOVERNED, PROMPT_SUMMARY_ONLY, PROMPT_SYSTEM};
+use crate::prompts::{
+    PROMPT_CODING, PROMPT_CODING_FIELDS, PROMPT_GOVERNED, PROMPT_SUMMARY_ONLY, PROMPT_SYSTEM,
+};
 
 /// The most words a model writes for the coding job's four fields.
 const CODING_WORDS: usize = 120;
+
+/// The coding job's fields: (label, question), in the summary's order.
+fn coding_fields() -> Vec<(&'static str, &'static str)> {
+    PROMPT_CODING_FIELDS
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .collect()
+}
 
 /// Manifest models usable as summarizers.
 pub const MODELS: &[&str] = &["smollm2-135m", "qwen2.5-0.5b", "gemma3-270m"];
@@ -138,34 +155,38 @@ pub fn render_item(item: &NarrativeItem, max_chars: usize) -> String {
     format!("{who}: {text}")
 }
 
-fn fill(template: &str, narrative: &str, state: &str, word_cap: usize) -> String {
-    template
-        .trim_end()
-        .replace("{word_cap}", &word_cap.to_string())
-        .replace("{state}", state)
-        .replace("{narrative}", narrative)
+/// What a prompt is filled with.
+struct PromptParts<'a> {
+    narrative: &'a str,
+    state: &'a str,
+    /// The coding job's question (empty for the other jobs).
+    question: &'a str,
+    word_cap: usize,
 }
 
-/// The full prompt text for `narrative` in `model`'s template.
-fn prompt_text(
-    template: ChatTemplate,
-    job: SummaryJob,
-    narrative: &str,
-    state: &str,
-    word_cap: usize,
-) -> String {
+fn fill(template: &str, parts: &PromptParts<'_>) -> String {
+    template
+        .trim_end()
+        .replace("{word_cap}", &parts.word_cap.to_string())
+        .replace("{state}", parts.state)
+        .replace("{question}", parts.question)
+        .replace("{narrative}", parts.narrative)
+}
+
+/// The full prompt text in `model`'s template.
+fn prompt_text(template: ChatTemplate, job: SummaryJob, parts: &PromptParts<'_>) -> String {
     let body = fill(
         match job {
             SummaryJob::SummaryOnly => PROMPT_SUMMARY_ONLY,
             SummaryJob::Governed => PROMPT_GOVERNED,
             SummaryJob::Coding => PROMPT_CODING,
         },
-        narrative,
-        state,
-        word_cap,
+        parts,
     );
     if template.is_chat() {
         template.render(&[Message::system(PROMPT_SYSTEM.trim()), Message::user(body)])
+    } else if job == SummaryJob::Coding {
+        format!("{body}\n\nAnswer:")
     } else {
         format!("{body}\n\nSummary:")
     }
@@ -185,56 +206,11 @@ impl Summarizer for LlmSummarizer {
         let settings = self.settings.clone();
         let label = self.label.clone();
         let model = self.load()?;
-        let err = |e: &dyn std::fmt::Display| Error::Summarizer {
-            name: label.clone(),
-            message: e.to_string(),
-        };
-        // The coding job asks for four short fields: a long cap would only
-        // let a small model ramble.
-        let cap = match request.job {
-            SummaryJob::Coding => request.word_cap.min(CODING_WORDS),
-            _ => request.word_cap,
-        }
-        .max(1);
-        let gen_budget = token_budget(cap);
-        let budget = settings
-            .max_prompt_tokens
-            .min(model.context_length().saturating_sub(gen_budget));
-
-        let state = request.outline.join(" ");
-        let narrative =
-            fit_narrative(model, request, &settings, &state, cap, budget).map_err(|e| err(&e))?;
-        let prompt = model
-            .encode(&prompt_text(
-                model.template,
-                request.job,
-                &narrative,
-                &state,
-                cap,
-            ))
-            .map_err(|e| err(&e))?;
-
-        let opts = GenerateOptions {
-            max_new_tokens: gen_budget,
-            sampling: SamplingOptions {
-                repeat_penalty: settings.repeat_penalty,
-                repeat_last_n: settings.repeat_last_n,
-                no_repeat_ngram: settings.no_repeat_ngram,
-                ..SamplingOptions::default()
-            },
-            extra_stop_tokens: Vec::new(),
-            lookahead: settings.lookahead,
-            top_logits: 0,
-        };
-        let generation = generate_with(model, &prompt, &opts, |m, ids| {
-            // Stop once the text holds more than `cap` words: the cap-th word is complete.
-            m.decode(ids)
-                .map(|t| t.split_whitespace().count() <= cap)
-                .unwrap_or(true)
-        })
-        .map_err(|e| err(&e))?;
-        let text = clean_summary(&generation.text, request.job, cap);
-        let t = &generation.timings;
+        let (text, t) =
+            write_summary(model, request, &settings).map_err(|e| Error::Summarizer {
+                name: label,
+                message: e.to_string(),
+            })?;
         let metrics = SummarizerMetrics {
             load_ms: round3(t.load_ms),
             prompt_tokens: t.prompt_tokens,
@@ -254,6 +230,163 @@ impl Summarizer for LlmSummarizer {
     }
 }
 
+/// The summary `model` writes for `request`, in whole sentences, and the
+/// timings of its generations.
+fn write_summary(
+    model: &mut Model,
+    request: &SummaryRequest<'_>,
+    settings: &LlmSettings,
+) -> Result<(String, Timings), LlmError> {
+    // The coding job asks short questions: a long cap would only let a
+    // small model ramble.
+    let (cap, questions) = match request.job {
+        SummaryJob::Coding => (request.word_cap.min(CODING_WORDS), coding_fields()),
+        _ => (request.word_cap, vec![("", "")]),
+    };
+    let cap = cap.max(1);
+    let per_question = (cap / questions.len().max(1)).max(4);
+    let budget = settings
+        .max_prompt_tokens
+        .min(model.context_length().saturating_sub(token_budget(cap)));
+    let state = request.outline.join(" ");
+    let parts = |narrative, question| PromptParts {
+        narrative,
+        state: &state,
+        question,
+        word_cap: per_question,
+    };
+    let longest = questions.iter().map(|(_, q)| *q).max_by_key(|q| q.len());
+    let fixed = parts("", longest.unwrap_or(""));
+    let narrative = fit_narrative(model, request, settings, &fixed, budget)?;
+    let template = model.template;
+    let (text, timings) = if request.job == SummaryJob::Coding {
+        let prompts = questions
+            .iter()
+            .map(|(_, q)| model.encode(&prompt_text(template, request.job, &parts(&narrative, q))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let labels: Vec<&str> = questions.iter().map(|(l, _)| *l).collect();
+        answer_fields(model, &labels, &prompts, &state, settings, per_question)?
+    } else {
+        let prompt = model.encode(&prompt_text(template, request.job, &parts(&narrative, "")))?;
+        prose(model, &prompt, settings, cap)?
+    };
+    Ok((whole_sentences_only(cap_words(&text, cap).0), timings))
+}
+
+fn generate_options(settings: &LlmSettings, max_new_tokens: usize) -> GenerateOptions {
+    GenerateOptions {
+        max_new_tokens,
+        sampling: SamplingOptions {
+            repeat_penalty: settings.repeat_penalty,
+            repeat_last_n: settings.repeat_last_n,
+            no_repeat_ngram: settings.no_repeat_ngram,
+            ..SamplingOptions::default()
+        },
+        extra_stop_tokens: Vec::new(),
+        lookahead: settings.lookahead,
+        top_logits: 0,
+    }
+}
+
+/// A summary written as prose, stopped once it holds `cap` words.
+fn prose(
+    model: &mut Model,
+    prompt: &[u32],
+    settings: &LlmSettings,
+    cap: usize,
+) -> Result<(String, Timings), LlmError> {
+    let opts = generate_options(settings, token_budget(cap));
+    let generation = generate_with(model, prompt, &opts, |m, ids| {
+        // Stop once the text holds more than `cap` words: the cap-th word is complete.
+        m.decode(ids)
+            .map(|t| t.split_whitespace().count() <= cap)
+            .unwrap_or(true)
+    })?;
+    Ok((clean_summary(&generation.text), generation.timings))
+}
+
+/// The coding job's fields, each the answer to its own question about the
+/// log (one prefill of the log for all of them), as sentences: `Current
+/// task: … . Next step: … .`. A small model given all the fields at once
+/// copies the form, or one answer into every field; asked one question at
+/// a time, it answers each.
+fn answer_fields(
+    model: &mut Model,
+    labels: &[&str],
+    prompts: &[Vec<u32>],
+    state: &str,
+    settings: &LlmSettings,
+    words: usize,
+) -> Result<(String, Timings), LlmError> {
+    let opts = generate_options(settings, token_budget(words));
+    let generations = generate_each(model, prompts, &opts, |m, ids| {
+        m.decode(ids)
+            .map(|t| {
+                let t = t.trim_start();
+                !t.contains('\n') && t.split_whitespace().count() <= words
+            })
+            .unwrap_or(true)
+    })?;
+    let timings = generations
+        .iter()
+        .fold(Timings::default(), |sum, g| sum.add(&g.timings));
+    let mut sentences: Vec<String> = Vec::new();
+    for (label, g) in labels.iter().zip(&generations) {
+        let Some(answer) = field_answer(&g.text, g.stop, state) else {
+            continue;
+        };
+        // The same answer to two questions answers neither.
+        if sentences.iter().any(|s| s.ends_with(&answer)) {
+            continue;
+        }
+        sentences.push(format!("{label}: {answer}"));
+    }
+    Ok((sentences.join(" "), timings))
+}
+
+/// A field's answer as one sentence; nothing when it is empty or "none",
+/// repeats the prompt's own words, or was cut off before its first
+/// sentence ended.
+fn field_answer(generated: &str, stop: StopReason, state: &str) -> Option<String> {
+    let text = generated.trim_start();
+    let (line, ended) = match text.split_once('\n') {
+        Some((line, _)) => (line, true),
+        None => (text, stop == StopReason::StopToken),
+    };
+    let line = line.trim().trim_start_matches(['*', '-', ' ']).trim();
+    // One sentence was asked for: what follows the first is the model
+    // going on (often copying its prompt).
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let value = match words.iter().position(|w| ends_sentence(w)) {
+        Some(i) => words[..=i].join(" "),
+        None if ended => words.join(" "),
+        None => String::new(),
+    };
+    let bare = value.trim_end_matches('.');
+    let none = bare.eq_ignore_ascii_case("none");
+    let copied = PROMPT_CODING.contains(bare)
+        || PROMPT_CODING_FIELDS.contains(bare)
+        || copies_the_outline(bare, state);
+    if value.is_empty() || none || copied {
+        return None;
+    }
+    let stop = if value.ends_with(['.', '!', '?']) {
+        ""
+    } else {
+        "."
+    };
+    Some(format!("{value}{stop}"))
+}
+
+/// Whether `answer` opens with a run of words taken from the outline the
+/// prompt gave (a model that copies it instead of answering): its first six
+/// words, or all of a shorter answer of three words or more.
+fn copies_the_outline(answer: &str, state: &str) -> bool {
+    const RUN: usize = 6;
+    let words: Vec<&str> = answer.split_whitespace().take(RUN).collect();
+    words.len() >= 3 && state.contains(&words.join(" "))
+}
+
 /// The narrative the prompt carries: the newest items first until the
 /// budget is used, then in their order, with a line saying when earlier
 /// ones were left out.
@@ -261,8 +394,7 @@ fn fit_narrative(
     model: &Model,
     request: &SummaryRequest<'_>,
     settings: &LlmSettings,
-    state: &str,
-    cap: usize,
+    fixed_parts: &PromptParts<'_>,
     budget: usize,
 ) -> Result<String, LlmError> {
     let lines: Vec<String> = request
@@ -271,7 +403,7 @@ fn fit_narrative(
         .map(|i| render_item(i, settings.max_item_chars))
         .collect();
     let fixed = model
-        .encode(&prompt_text(model.template, request.job, "", state, cap))?
+        .encode(&prompt_text(model.template, request.job, fixed_parts))?
         .len();
     let mut used = fixed + 8;
     let mut kept = 0;
@@ -291,58 +423,18 @@ fn fit_narrative(
     Ok(narrative)
 }
 
-/// The generated text as a summary: the prompt's label off, the coding
-/// job's filled fields (or the prose a model wrote instead), capped at
-/// `cap` words and cut to whole sentences.
-fn clean_summary(generated: &str, job: SummaryJob, cap: usize) -> String {
+/// The generated text as a summary: the prompt's label off (a base model
+/// is prompted to continue after `Summary:`).
+fn clean_summary(generated: &str) -> String {
     let text = generated.trim();
-    let text = text.strip_prefix("Summary:").unwrap_or(text).trim();
-    let text = match job {
-        // A model that ignored the fields wrote prose: keep that.
-        SummaryJob::Coding => Some(filled_fields(text))
-            .filter(|f| !f.is_empty())
-            .unwrap_or_else(|| text.to_string()),
-        _ => text.to_string(),
-    };
-    let (text, _) = cap_words(&text, cap);
-    whole_sentences_only(text)
+    text.strip_prefix("Summary:")
+        .unwrap_or(text)
+        .trim()
+        .to_string()
 }
 
 fn round3(x: f64) -> f64 {
     (x * 1e3).round() / 1e3
-}
-
-/// The fields of the coding prompt a model filled in, as sentences:
-/// `Current task: … . Next step: … .`. A field left as "none" or empty is
-/// left out, and so is the last one when the generation stopped inside it
-/// (no closing punctuation and no line after it).
-fn filled_fields(text: &str) -> String {
-    const FIELDS: [&str; 4] = ["Current task", "Last decision", "Open problem", "Next step"];
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    let mut out: Vec<String> = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let line = line.trim_start_matches(['-', '*', ' ']);
-        let Some((label, value)) = FIELDS
-            .iter()
-            .find_map(|f| line.strip_prefix(f).map(|rest| (*f, rest)))
-        else {
-            continue;
-        };
-        let value = value.trim_start_matches([':', '*', ' ']).trim();
-        let closed = value.ends_with(['.', '!', '?']);
-        let cut_off = !closed && i + 1 == lines.len();
-        let none = value.trim_end_matches('.').eq_ignore_ascii_case("none");
-        if value.is_empty() || none || cut_off || out.iter().any(|o| o.starts_with(label)) {
-            continue;
-        }
-        let stop = if closed { "" } else { "." };
-        out.push(format!("{label}: {value}{stop}"));
-    }
-    out.join(" ")
 }
 
 /// A generation that stopped mid-sentence (the token or word limit) cut
@@ -362,12 +454,48 @@ mod tests {
     use super::*;
 
     #[test]
-    fn coding_fields_become_whole_sentences() {
-        let text = "Current task: Wire the renderer into the page\nLast decision: none\n- Open problem: The test for `render/2` fails.\nNext step: Run mix";
+    fn field_answers_are_whole_sentences_of_their_own() {
+        let caller = StopReason::Caller;
         assert_eq!(
-            filled_fields(text),
-            "Current task: Wire the renderer into the page. Open problem: The test for `render/2` fails."
+            field_answer(" Wire the renderer into the page\nmore", caller, ""),
+            Some("Wire the renderer into the page.".into())
         );
+        assert_eq!(field_answer(" none.\n", caller, ""), None);
+        // The prompt's own words are not an answer.
+        assert_eq!(
+            field_answer("What will the agent do next?\n", caller, ""),
+            None
+        );
+        assert_eq!(field_answer("Next step\n", caller, ""), None);
+        // Nor is the outline the prompt carried, copied.
+        let state = "The user's latest request: \"continue\". The agent changed 7 files.";
+        let copy = "The user's latest request: \"continue\". The agent changed 7 files.\n";
+        assert_eq!(field_answer(copy, caller, state), None);
+        let own = "The agent will finish the request and change 7 files.\n";
+        assert!(field_answer(own, caller, state).is_some());
+        // Cut off by the word cap: back to its last whole sentence.
+        assert_eq!(
+            field_answer(" Run mix test. Then fix the", caller, ""),
+            Some("Run mix test.".into())
+        );
+        assert_eq!(
+            field_answer(" Run mix test. It ran 3 commands.\n", caller, ""),
+            Some("Run mix test.".into())
+        );
+        assert_eq!(field_answer(" Run mix", caller, ""), None);
+        assert_eq!(
+            field_answer(" Run mix", StopReason::StopToken, ""),
+            Some("Run mix.".into())
+        );
+    }
+
+    #[test]
+    fn every_coding_field_has_a_label_and_a_question() {
+        let fields = coding_fields();
+        assert_eq!(fields.len(), PROMPT_CODING_FIELDS.lines().count());
+        assert!(fields.iter().any(|(l, _)| *l == "Next step"));
+        assert!(fields.iter().all(|(_, q)| q.ends_with('?')));
+        assert!(PROMPT_CODING.contains("{question}"));
     }
 
     #[test]
@@ -389,7 +517,13 @@ mod tests {
         for p in [PROMPT_SUMMARY_ONLY, PROMPT_GOVERNED] {
             assert!(p.contains("{narrative}") && p.contains("{word_cap}"));
         }
-        let s = prompt_text(ChatTemplate::Base, SummaryJob::Governed, "user: hi", "", 50);
+        let parts = PromptParts {
+            narrative: "user: hi",
+            state: "",
+            question: "",
+            word_cap: 50,
+        };
+        let s = prompt_text(ChatTemplate::Base, SummaryJob::Governed, &parts);
         assert!(s.contains("user: hi") && s.contains("50 words") && s.ends_with("Summary:"));
     }
 

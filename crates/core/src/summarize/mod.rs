@@ -138,15 +138,18 @@ pub fn cap_words(text: &str, cap: usize) -> (String, bool) {
     }
 }
 
+/// Whether `word` ends a sentence: a full stop, `!` or `?`, before any
+/// closing quote, bracket or emphasis (an ellipsis does not).
+pub fn ends_sentence(word: &str) -> bool {
+    let w = word.trim_end_matches(['"', '\'', ')', '*', '`']);
+    w.ends_with(['.', '!', '?']) && !w.ends_with("..")
+}
+
 /// How many of `words` to keep so that a cut text ends with a whole
 /// sentence: up to the last word that ends one, or none: a fragment reads
 /// as a statement it never made.
 pub fn whole_sentences(words: &[&str]) -> usize {
-    let ends_sentence = |w: &&str| {
-        let w = w.trim_end_matches(['"', '\'', ')', '*', '`']);
-        w.ends_with(['.', '!', '?']) && !w.ends_with("..")
-    };
-    match words.iter().rposition(ends_sentence) {
+    match words.iter().rposition(|w| ends_sentence(w)) {
         Some(i) => i + 1,
         None => 0,
     }

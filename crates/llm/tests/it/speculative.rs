@@ -15,7 +15,7 @@ use candle_core::quantized::{GgmlDType, QTensor};
 use candle_core::{Device, Tensor};
 use continuity_llm::arch::decoder::{KvDtype, LoadOptions, MatmulImpl};
 use continuity_llm::arch::prepared::WeightSource;
-use continuity_llm::generate::{generate, prefill, GenerateOptions, Generation};
+use continuity_llm::generate::{generate, generate_each, prefill, GenerateOptions, Generation};
 use continuity_llm::manifest::resolve_model_offline;
 use continuity_llm::model::Model;
 
@@ -366,6 +366,45 @@ fn speculation_keeps_greedy_output_on_fetched_models() {
         eprintln!(
             "skipped (models not fetched): speculation_keeps_greedy_output_on_fetched_models for {}",
             skipped.join(", ")
+        );
+    }
+}
+
+/// Prompts that share a beginning, prefilled once: each generation is the
+/// one its prompt gets alone, and a later prompt feeds only its own tail.
+#[test]
+fn prompts_sharing_a_beginning_generate_as_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = tiny_prompt();
+    let with_tail = |n: usize, tail: &[u32]| {
+        let mut p = base[..n].to_vec();
+        p.extend(tail);
+        p
+    };
+    let prompts = vec![
+        with_tail(base.len(), &[8, 21, 4]),
+        with_tail(base.len(), &[17, 30]),
+        with_tail(40, &[2, 2, 25, 6]),
+    ];
+    let opts = GenerateOptions {
+        max_new_tokens: 8,
+        lookahead: 3,
+        ..Default::default()
+    };
+    for (name, load) in option_sets() {
+        let mut m = tiny_model(&dir, load);
+        let each = generate_each(&mut m, &prompts, &opts, |_, _| true).unwrap();
+        assert_eq!(each.len(), prompts.len(), "{name}");
+        for (i, (prompt, got)) in prompts.iter().zip(&each).enumerate() {
+            let alone = generate(&mut m, prompt, &opts).unwrap();
+            assert_eq!(got.tokens, alone.tokens, "{name}: prompt {i}");
+        }
+        // The shared beginning is the first 40 tokens.
+        let fed: Vec<usize> = each.iter().map(|g| g.timings.prompt_tokens).collect();
+        assert_eq!(
+            fed,
+            vec![prompts[0].len(), prompts[1].len() - 40, 4],
+            "{name}"
         );
     }
 }
