@@ -31,7 +31,16 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def present(text: str, expected: str) -> bool:
-    return expected in text or json.dumps(expected)[1:-1] in text
+    """The expected string as written, or as it reads inside a JSON string
+    (escaped, with non-ASCII characters as they are or as \\u escapes)."""
+    return any(
+        form in text
+        for form in (
+            expected,
+            json.dumps(expected)[1:-1],
+            json.dumps(expected, ensure_ascii=False)[1:-1],
+        )
+    )
 
 
 def agent_summary(transcript: Path, k: int) -> str | None:

@@ -144,6 +144,7 @@ pub fn render_item(item: &NarrativeItem, max_chars: usize) -> String {
         NarrativeKind::ToolResult => "tool result",
         NarrativeKind::SystemText => "system",
         NarrativeKind::PriorSummary => "earlier summary",
+        NarrativeKind::Report => "sub-agent report",
     };
     let text: String = item.text.split_whitespace().collect::<Vec<_>>().join(" ");
     let text = if text.chars().count() > max_chars {

@@ -232,11 +232,17 @@ fn build(
     let rendered = kernel_on.then_some(kernel);
     let r = retain::retain(inputs, t, target, tokens)?;
     let unpinned = retain::unpinned_evidence(&r);
+    let reports = if r.coding {
+        narrative::delegate_reports(r.selection.head(t), &policy.tools.kinds)
+    } else {
+        Vec::new()
+    };
     let narrower = narrative::Narrower {
         excluded: retain::excluded_from_summary(&r),
         unpinned: &unpinned,
         coding: r.coding,
         outline: &r.working_state.outline,
+        reports: &reports,
     };
     let input = narrative::summarizer_input(r.selection.head(t), &r.plan.pins, pins_on, &narrower);
     let retained = retain::retained_text(&r, t, rendered);

@@ -3,12 +3,13 @@
 //! carried verbatim, one line per tool call, and the evidence that was not
 //! pinned, since the pins and the carried statements are in the request.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::evidence::Pin;
 use crate::markers::{CONTINUITY_TAG, SUMMARY_ONLY_HEADER, SUMMARY_PREFIX};
 use crate::summarize::{NarrativeItem, NarrativeKind, SummaryJob};
 use crate::transcript::{Message, Part, PartRef, Role};
+use crate::working_state::{kind_of, ToolKind};
 
 /// What the summarizer is asked to summarize, and the summary-only input
 /// beside it (the report compares their sizes).
@@ -25,6 +26,8 @@ pub struct SummarizerInput {
 /// Characters of unpinned evidence the governed input takes, newest first:
 /// a small model's prompt is the compaction's largest cost.
 pub const UNPINNED_CHARS: usize = 1200;
+/// Characters of sub-agents' reports the coding input takes, newest first.
+pub const REPORT_CHARS: usize = 6000;
 
 /// What the governed job leaves out or adds beyond the head itself.
 #[derive(Debug, Clone, Default)]
@@ -39,6 +42,9 @@ pub struct Narrower<'a> {
     pub coding: bool,
     /// The digest's outline of where the work stands (the coding job).
     pub outline: &'a [String],
+    /// Sub-agents' reports, `(part, text)`: the agent's own findings,
+    /// narrative in the coding job (see [`delegate_reports`]).
+    pub reports: &'a [(PartRef, String)],
 }
 
 /// The input for a strategy that pins evidence (`pins_on`: the governed
@@ -56,8 +62,11 @@ pub fn summarizer_input(
             .filter(|i| !(i.kind == NarrativeKind::UserText && narrower.excluded.contains(&i.item)))
             .collect();
         // In a coding session the digest lists commands and their output
-        // lines; as summary sentences they would be fragments.
-        if !narrower.coding {
+        // lines; as summary sentences they would be fragments. A
+        // sub-agent's report is prose: the agent's own findings.
+        if narrower.coding {
+            items.extend(report_items(narrower.reports));
+        } else {
             items.extend(unpinned_items(narrower.unpinned));
         }
         items.sort_by_key(|i| i.item);
@@ -98,6 +107,69 @@ fn unpinned_items(unpinned: &[(PartRef, String)]) -> Vec<NarrativeItem> {
             kind: NarrativeKind::ToolResult,
             text: text.clone(),
         });
+    }
+    out
+}
+
+/// Sub-agents' reports within [`REPORT_CHARS`], newest first; a report
+/// longer than what is left keeps its first lines (a report leads with its
+/// findings).
+fn report_items(reports: &[(PartRef, String)]) -> Vec<NarrativeItem> {
+    let mut out = Vec::new();
+    let mut left = REPORT_CHARS;
+    for (at, text) in reports.iter().rev() {
+        let mut kept = String::new();
+        for line in text.lines() {
+            if kept.chars().count() + line.chars().count() + 1 > left {
+                break;
+            }
+            kept.push_str(line);
+            kept.push('\n');
+        }
+        left -= kept.chars().count();
+        if !kept.trim().is_empty() {
+            out.push(NarrativeItem {
+                item: *at,
+                kind: NarrativeKind::Report,
+                text: kept.trim_end().to_string(),
+            });
+        }
+    }
+    out
+}
+
+/// What each delegate call in the head returned (a sub-agent's report),
+/// with the part it is in. Kinds come from the built-in tables and the
+/// policy's `overrides`.
+pub fn delegate_reports(
+    head: &[Message],
+    overrides: &BTreeMap<String, ToolKind>,
+) -> Vec<(PartRef, String)> {
+    let delegates: HashSet<&str> = head
+        .iter()
+        .flat_map(|m| &m.parts)
+        .filter_map(|p| match &p.part {
+            Part::ToolCall { id, name, args } => {
+                (kind_of(name, args, overrides) == ToolKind::Delegate).then_some(id.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (mi, m) in head.iter().enumerate() {
+        for (pi, p) in m.parts.iter().enumerate() {
+            if let Part::ToolResult {
+                id,
+                is_error: false,
+                ..
+            } = &p.part
+            {
+                let text = p.part.visible_text();
+                if delegates.contains(id.as_str()) && !text.trim().is_empty() {
+                    out.push((PartRef::new(mi, pi), text));
+                }
+            }
+        }
     }
     out
 }
@@ -315,6 +387,7 @@ mod tests {
             unpinned: &unpinned,
             coding: false,
             outline: &[],
+            reports: &[],
         };
         let input = summarizer_input(&head(), &[pin("toolu_01AbC")], true, &narrower);
         let texts: Vec<&str> = input.items.iter().map(|i| i.text.as_str()).collect();
@@ -324,6 +397,54 @@ mod tests {
             "{texts:?}"
         );
         assert_eq!(input.full.len(), 7, "the full history is unchanged");
+    }
+
+    #[test]
+    fn a_sub_agents_report_is_narrative_in_the_coding_job() {
+        let report = "The loader caches by path; the stale key is in load_all.";
+        let head = vec![
+            Message::new(Role::User, vec![Part::Text("Fix the loader.".into())]),
+            Message::new(
+                Role::Assistant,
+                vec![
+                    call("t1", "Task", json!({"prompt": "Survey the loader"})),
+                    call("r1", "Read", json!({"file_path": "src/a.rs"})),
+                ],
+            ),
+            Message::new(
+                Role::User,
+                vec![
+                    Part::ToolResult {
+                        id: "t1".into(),
+                        name: "Task".into(),
+                        content: json!(report),
+                        is_error: false,
+                    },
+                    result("r1", "Read", false),
+                ],
+            ),
+        ];
+        let reports = delegate_reports(&head, &BTreeMap::new());
+        assert_eq!(reports, vec![(PartRef::new(2, 0), report.to_string())]);
+        let narrower = Narrower {
+            coding: true,
+            reports: &reports,
+            ..Narrower::default()
+        };
+        let input = summarizer_input(&head, &[], true, &narrower);
+        let kinds: Vec<(NarrativeKind, &str)> = input
+            .items
+            .iter()
+            .map(|i| (i.kind, i.text.as_str()))
+            .collect();
+        assert!(
+            kinds.contains(&(NarrativeKind::Report, report)),
+            "{kinds:?}"
+        );
+        assert!(
+            !kinds.iter().any(|(k, _)| *k == NarrativeKind::ToolResult),
+            "other results stay out: {kinds:?}"
+        );
     }
 
     #[test]

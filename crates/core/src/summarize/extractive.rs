@@ -26,6 +26,10 @@ use crate::evidence::values::literals;
 const MIN_NOTE_WORDS: usize = 6;
 /// Word-set overlap above which a sentence counts as a repeat.
 const DUPLICATE_JACCARD: f64 = 0.6;
+/// A sentence of at least this many words whose words another sentence
+/// holds (all but a share of [`DUPLICATE_CONTAINED`]) restates it.
+const CONTAINED_MIN_WORDS: usize = 5;
+const DUPLICATE_CONTAINED: f64 = 0.8;
 /// Share of a sentence's words found in the retained text above which it
 /// says nothing the request does not already say.
 const RETAINED_SHARE: f64 = 0.7;
@@ -138,6 +142,7 @@ impl Summarizer for Extractive {
                 NarrativeKind::AssistantText
                     | NarrativeKind::PriorSummary
                     | NarrativeKind::ToolCall
+                    | NarrativeKind::Report
             );
             let texts = match item.kind {
                 NarrativeKind::ToolCall => prose_in_args(&item.text),
@@ -313,6 +318,15 @@ fn word_set(s: &str) -> HashSet<String> {
         .collect()
 }
 
+/// Whether two sentences say the same: most words shared, or the shorter
+/// one's words nearly all in the longer (a restatement in more words).
+fn repeats(a: &HashSet<String>, b: &HashSet<String>) -> bool {
+    let smaller = a.len().min(b.len());
+    let contained = smaller >= CONTAINED_MIN_WORDS
+        && a.intersection(b).count() as f64 >= DUPLICATE_CONTAINED * smaller as f64;
+    contained || jaccard(a, b) > DUPLICATE_JACCARD
+}
+
 fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
     let inter = a.intersection(b).count() as f64;
     let union = a.union(b).count() as f64;
@@ -346,7 +360,7 @@ fn pick(sentences: &[String], cap: usize) -> String {
             continue;
         }
         let set = word_set(&c.text);
-        if sets.iter().any(|s| jaccard(s, &set) > DUPLICATE_JACCARD) {
+        if sets.iter().any(|s| repeats(s, &set)) {
             continue;
         }
         used += c.words;
@@ -432,6 +446,26 @@ mod tests {
         };
         let out = Extractive.summarize(&req).unwrap().text;
         assert_eq!(out, "The root cause was a stale cache key in the loader. I decided to keep the cache and key it by file size instead.");
+    }
+
+    #[test]
+    fn a_restatement_in_more_words_is_a_repeat() {
+        let picked = pick(
+            &[
+                "Major finding: the SQLite database is NOT required for sessions!".to_string(),
+                "The SQLite database (`__store.db`) is NOT required.".to_string(),
+                "Each port below 1024 needs root on this host.".to_string(),
+            ],
+            100,
+        );
+        assert_eq!(picked.matches("NOT required").count(), 1, "{picked}");
+        assert!(picked.ends_with("Each port below 1024 needs root on this host."));
+        let short = [
+            "It works now.",
+            "It works now, after the fix to the loader.",
+        ];
+        let sets: Vec<HashSet<String>> = short.iter().map(|s| word_set(s)).collect();
+        assert!(!repeats(&sets[0], &sets[1]), "too short to tell");
     }
 
     #[test]

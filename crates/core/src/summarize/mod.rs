@@ -26,6 +26,8 @@ pub enum NarrativeKind {
     SystemText,
     /// The advisory summary written at an earlier compaction.
     PriorSummary,
+    /// A sub-agent's report: what a delegate call returned.
+    Report,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -24,11 +24,14 @@ pub enum Status {
     Failed(Option<i64>),
     /// Still running when the result was written.
     Running,
+    /// Exit 0 from a pipe whose output reports errors: its last stage
+    /// (`| tail`, `| head`) hid the status of the stage that failed.
+    Reported,
 }
 
 impl Status {
     pub fn failed(self) -> bool {
-        matches!(self, Status::Failed(_))
+        matches!(self, Status::Failed(_) | Status::Reported)
     }
 
     pub fn describe(self) -> String {
@@ -37,6 +40,7 @@ impl Status {
             Status::Failed(Some(code)) => format!("exit {code}"),
             Status::Failed(None) => "failed".into(),
             Status::Running => "still running".into(),
+            Status::Reported => "exit 0 through a pipe, but the output reports errors".into(),
         }
     }
 }
@@ -186,6 +190,99 @@ fn error_re() -> &'static Regex {
     })
 }
 
+/// A line that reports an error or a failure: in so many words (a
+/// compiler's `error:`, a test runner's `FAIL`, a task's `failed`) or as a
+/// diagnostic at a file position; not a count of none (`0 failed`).
+fn reports_error_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(concat!(
+            r"(?i)\b(?:errors?|failed|failures?|fatal|panicked|traceback)\b|^(?:--- )?FAIL\b",
+            // A compiler's or linter's diagnostic: `src/a.go:61:23: message`.
+            r"|^\s*[\w./-]+\.\w+:\d+:\d+: \S"
+        ))
+        .expect("static regex")
+    })
+}
+
+fn reports_none_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:0|no|zero) (?:errors?|failed|failures?)\b").expect("static regex")
+    })
+}
+
+/// The stages of a command line, split at `|`, `;`, `&&`, `||` and line
+/// ends outside quotes, each with whether a pipe feeds it from the stage
+/// before.
+fn stages(command: &str) -> Vec<(bool, &str)> {
+    let bytes = command.as_bytes();
+    let mut out = Vec::new();
+    let (mut start, mut piped, mut quote) = (0, false, None::<u8>);
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match (quote, b) {
+            (Some(q), _) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'\'' | b'"') => quote = Some(b),
+            (None, b'|' | b'&' | b';' | b'\n') => {
+                let double = bytes.get(i + 1) == Some(&b);
+                if b == b'&' && !double {
+                    i += 1;
+                    continue;
+                }
+                out.push((piped, command[start..i].trim()));
+                piped = b == b'|' && !double;
+                i += usize::from(double);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push((piped, command[start..].trim()));
+    out.retain(|(_, s)| !s.is_empty());
+    out
+}
+
+/// What makes two runs the same command: the command before a pipe into
+/// a filter (`go test ./... 2>&1 | tail -5` is `go test ./...`).
+pub fn command_key(command: &str) -> String {
+    let all = stages(command);
+    // The stages from the first pipe on, when every one is a filter.
+    let filters = all
+        .iter()
+        .position(|(piped, _)| *piped)
+        .filter(|&at| all[at..].iter().all(|(piped, s)| *piped && read_only(s)));
+    let first = match filters {
+        Some(at) => all[..at]
+            .iter()
+            .map(|(_, s)| *s)
+            .collect::<Vec<_>>()
+            .join(" && "),
+        None => return command.trim().to_string(),
+    };
+    first.trim_end_matches("2>&1").trim_end().to_string()
+}
+
+/// The status of `command` with what its output says: a pipe that exits 0
+/// while its output reports errors is [`Status::Reported`]. A read-only
+/// command's matches (`rg error`) are its findings, not its failure.
+pub fn with_output(command: &str, status: Status, output: &str) -> Status {
+    let piped = stages(command).iter().any(|(piped, _)| *piped);
+    let reports = || {
+        output
+            .lines()
+            .any(|l| reports_error_re().is_match(l) && !reports_none_re().is_match(l))
+    };
+    if status == Status::Ok && piped && !read_only(command) && reports() {
+        Status::Reported
+    } else {
+        status
+    }
+}
+
 /// The output lines worth keeping: test counts always; for a failure its
 /// error lines (or its last lines when none reads as an error); a short
 /// output whole.
@@ -207,7 +304,10 @@ pub fn salient_lines(output: &str, status: Status) -> Vec<String> {
         }
     };
     if status.failed() {
-        let errors: Vec<&&str> = lines.iter().filter(|l| error_re().is_match(l)).collect();
+        let errors: Vec<&&str> = lines
+            .iter()
+            .filter(|l| error_re().is_match(l) || reports_error_re().is_match(l))
+            .collect();
         let picked: Vec<&str> = if errors.is_empty() {
             lines.iter().rev().take(2).rev().copied().collect()
         } else {
@@ -240,38 +340,44 @@ const READ_ONLY_GIT: &[&str] = &["show", "diff", "log", "status", "grep", "blame
 /// Whether a command only reads: every stage of its pipeline is a read-only
 /// program (after `cd … &&` and environment assignments).
 pub fn read_only(command: &str) -> bool {
-    command
-        .split(['|', ';', '\n'])
-        .flat_map(|s| s.split("&&"))
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .all(|stage| {
-            let mut words = stage
-                .split_whitespace()
-                .skip_while(|w| w.contains('=') && !w.starts_with('-'));
-            let program = words.next().unwrap_or("");
-            let program = program.rsplit('/').next().unwrap_or(program);
-            match program {
-                "cd" => true,
-                "git" => words.next().is_some_and(|sub| READ_ONLY_GIT.contains(&sub)),
-                "sed" => !stage.contains(" -i"),
-                p => READ_ONLY_PROGRAMS.contains(&p),
-            }
-        })
+    stages(command).into_iter().all(|(_, stage)| {
+        let mut words = stage
+            .split_whitespace()
+            .skip_while(|w| w.contains('=') && !w.starts_with('-'));
+        let program = words.next().unwrap_or("");
+        let program = program.rsplit('/').next().unwrap_or(program);
+        match program {
+            "cd" => true,
+            "git" => words.next().is_some_and(|sub| READ_ONLY_GIT.contains(&sub)),
+            "sed" => !stage.contains(" -i"),
+            p => READ_ONLY_PROGRAMS.contains(&p),
+        }
+    })
 }
 
 /// Programs that print a file's content.
 const VIEWERS: &[&str] = &["cat", "sed", "head", "tail", "nl", "bat", "less", "more"];
 
-/// The one file a read-only command prints (`sed -n '1,80p' src/a.rs`,
-/// `cat a.md | head`): the path its first stage names, when that stage runs
-/// a viewer on a single file with an extension.
-pub fn file_viewed(command: &str) -> Option<String> {
-    let stage = command
-        .split(['|', ';', '\n'])
-        .flat_map(|s| s.split("&&"))
-        .map(str::trim)
-        .find(|s| !s.is_empty() && !s.starts_with("cd "))?;
+/// The files a read-only command prints (`sed -n '1,80p' src/a.rs`,
+/// `cat a.md | head`, `sed -n '1,9p' a.ts && sed -n '1,9p' b.ts`): the one
+/// file each stage that runs a viewer names, when that stage names a single
+/// file with an extension.
+pub fn files_viewed(command: &str) -> Vec<String> {
+    stages(command)
+        .into_iter()
+        .map(|(_, stage)| stage)
+        .filter(|s| !s.starts_with("cd "))
+        .filter_map(file_of_viewer)
+        .fold(Vec::new(), |mut files, f| {
+            if !files.contains(&f) {
+                files.push(f);
+            }
+            files
+        })
+}
+
+/// The one file a viewer stage prints, if it is a viewer on one file.
+fn file_of_viewer(stage: &str) -> Option<String> {
     let words = shell_words(stage);
     let (program, args) = words.split_first()?;
     if !VIEWERS.contains(&program.rsplit('/').next().unwrap_or(program)) {
@@ -328,22 +434,21 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn the_file_a_viewer_prints_is_named() {
+    fn the_files_a_viewer_prints_are_named() {
+        let viewed = |c: &str| files_viewed(c).join(" ");
+        assert_eq!(viewed("cat 'LM Studio notes.md'"), "LM Studio notes.md");
         assert_eq!(
-            file_viewed("cat 'LM Studio notes.md'").as_deref(),
-            Some("LM Studio notes.md")
+            viewed("sed -n '1,220p' components/chat/index.ts"),
+            "components/chat/index.ts"
         );
+        assert_eq!(viewed("cat 'Notes.md' | head -5"), "Notes.md");
         assert_eq!(
-            file_viewed("sed -n '1,220p' components/chat/index.ts").as_deref(),
-            Some("components/chat/index.ts")
+            viewed("cd x && sed -n '1,9p' a.ts && sed -n '1,9p' b/c.ts && cat a.ts"),
+            "a.ts b/c.ts"
         );
-        assert_eq!(
-            file_viewed("cat 'Notes.md' | head -5").as_deref(),
-            Some("Notes.md")
-        );
-        assert_eq!(file_viewed("rg -n foo src/a.rs"), None);
-        assert_eq!(file_viewed("cat a.rs b.rs"), None);
-        assert_eq!(file_viewed("head -20 *.log"), None);
+        assert_eq!(viewed("rg -n foo src/a.rs"), "");
+        assert_eq!(viewed("cat a.rs b.rs"), "");
+        assert_eq!(viewed("head -20 *.log"), "");
     }
 
     #[test]
@@ -410,6 +515,81 @@ mod tests {
             command_line(&json!({"cmd": "make test"})).as_deref(),
             Some("make test")
         );
+    }
+
+    #[test]
+    fn a_pipe_that_hid_a_failure_is_reported() {
+        let lint = "[lint] $ golangci-lint run\n2 issues:\n[lint] ERROR task failed";
+        assert_eq!(
+            with_output("mise run lint 2>&1 | head -30", Status::Ok, lint),
+            Status::Reported
+        );
+        assert!(Status::Reported.failed());
+        assert_eq!(
+            salient_lines(lint, Status::Reported),
+            vec!["[lint] ERROR task failed"]
+        );
+        let compiled =
+            "# pkg/a\na/b_test.go:61:23: assignment mismatch: 2 variables\nhelp: see the docs\n";
+        assert_eq!(
+            with_output("go vet ./... 2>&1 | head", Status::Ok, compiled),
+            Status::Reported
+        );
+        assert_eq!(
+            salient_lines(compiled, Status::Reported),
+            vec!["a/b_test.go:61:23: assignment mismatch: 2 variables"]
+        );
+        let passed = "ok  pkg/a 0.1s\nTests: 12 passed, 0 failed";
+        for (command, output) in [
+            ("go test ./... 2>&1 | tail -5", passed),
+            ("go test ./... 2>&1", lint),
+            (
+                "rg -n error src | head",
+                "src/a.rs:3: fn error_kind()  // error",
+            ),
+            ("make || echo failed", "failed"),
+        ] {
+            assert_eq!(
+                with_output(command, Status::Ok, output),
+                Status::Ok,
+                "{command}"
+            );
+        }
+    }
+
+    #[test]
+    fn stages_split_outside_quotes() {
+        assert_eq!(
+            stages("cd a && go test 2>&1 | grep -E 'FAIL|ok' | head; make || true\nls"),
+            vec![
+                (false, "cd a"),
+                (false, "go test 2>&1"),
+                (true, "grep -E 'FAIL|ok'"),
+                (true, "head"),
+                (false, "make"),
+                (false, "true"),
+                (false, "ls"),
+            ]
+        );
+    }
+
+    #[test]
+    fn runs_through_a_filter_are_the_same_command() {
+        for (command, key) in [
+            ("go test ./... 2>&1 | tail -5", "go test ./..."),
+            (
+                "go test ./... 2>&1 | grep -E 'FAIL|ok' | head",
+                "go test ./...",
+            ),
+            ("go test ./...", "go test ./..."),
+            (
+                "make || echo done | tee log.txt",
+                "make || echo done | tee log.txt",
+            ),
+            ("cat a.txt | python3 fix.py", "cat a.txt | python3 fix.py"),
+        ] {
+            assert_eq!(command_key(command), key, "{command}");
+        }
     }
 
     #[test]

@@ -72,6 +72,8 @@ struct Command {
 
 struct Failure {
     key: String,
+    /// The output lines it was known by.
+    said: String,
     what: String,
     at: PartRef,
     /// Paths written since the failure (what may have fixed it).
@@ -340,7 +342,7 @@ impl Digest {
     }
 
     fn exec(&mut self, e: &Event<'_>) {
-        let outcome = exec::outcome(e.content, e.is_error);
+        let mut outcome = exec::outcome(e.content, e.is_error);
         let started = exec::command_line(e.args).map(|l| exec::bounded(&l.replace('\n', " ⏎ ")));
         let poll = started.is_none();
         // A poll of a running process reports on the command that started it.
@@ -352,6 +354,7 @@ impl Digest {
         if let Some(session) = &outcome.session {
             self.sessions.insert(session.clone(), line.clone());
         }
+        outcome.status = exec::with_output(&line, outcome.status, &outcome.output);
         let names_a_file = exec::read_only(&line)
             && line
                 .split(|c: char| c.is_whitespace() || c == '\'' || c == '"')
@@ -359,17 +362,27 @@ impl Digest {
         if !poll && !outcome.status.failed() && (self.user_names(&line) || names_a_file) {
             self.point(format!("`{line}`"), &outcome.output, e.at);
         }
-        if !poll && !outcome.status.failed() {
-            self.viewed(&line, &outcome.output, e.at);
+        if !outcome.status.failed() {
+            // A poll brings the output of the command it polls: not
+            // another read.
+            self.viewed(&line, &outcome.output, e.at, !poll);
         }
         let salient = exec::salient_lines(&outcome.output, outcome.status);
         if outcome.status == Status::Ok {
-            self.resolve(&line, &format!("`{line}` → ok [m{}]", e.at.message));
+            let key = exec::command_key(&line);
+            self.resolve(&key, &format!("`{line}` → ok [m{}]", e.at.message));
         }
         if outcome.status.failed() {
             let what = command_text(&line, outcome.status, &salient);
+            let key = exec::command_key(&line);
+            let said = salient.join("\n");
+            // An unfixed failure of the same command that said the same is
+            // this one again.
+            self.failures
+                .retain(|f| f.fixed.is_some() || f.key != key || f.said != said);
             self.failures.push(Failure {
-                key: line.clone(),
+                key,
+                said,
                 what,
                 at: e.at,
                 written_since: Vec::new(),
@@ -467,20 +480,22 @@ impl Digest {
         }
     }
 
-    /// A command that printed a file is a read of it.
-    fn viewed(&mut self, line: &str, output: &str, at: PartRef) {
-        let Some(path) = exec::file_viewed(line) else {
-            return;
+    /// A command that printed files is a read of each. The names it
+    /// defines are the file's only when it printed one file: the output of
+    /// two cannot be told apart.
+    fn viewed(&mut self, line: &str, output: &str, at: PartRef, is_read: bool) {
+        let paths = exec::files_viewed(line);
+        let symbols = match paths.as_slice() {
+            [_] => files::symbols_read(output),
+            _ => Vec::new(),
         };
-        let file = self.file(&path);
-        file.reads += 1;
-        if file.last.is_none() {
-            file.at = at;
-            merge_newest(
-                &mut file.symbols,
-                &files::symbols_read(output),
-                files::SYMBOLS,
-            );
+        for path in &paths {
+            let file = self.file(path);
+            file.reads += usize::from(is_read);
+            if file.last.is_none() {
+                file.at = at;
+                merge_newest(&mut file.symbols, &symbols, files::SYMBOLS);
+            }
         }
     }
 
@@ -538,6 +553,7 @@ impl Digest {
             .unwrap_or_default();
         self.failures.push(Failure {
             key,
+            said: first.join("\n"),
             what: format!(
                 "{tool}{target} failed: {}",
                 exec::bounded(&first.join(" | "))
@@ -1004,6 +1020,84 @@ mod tests {
             got.iter().filter(|l| l.contains("npm test")).count(),
             2,
             "the error and the command: {got:?}"
+        );
+    }
+
+    #[test]
+    fn a_file_printed_through_a_poll_names_its_symbols_and_two_files_none() {
+        let started = |id: &str, cmd: &str, session: u32| {
+            turn(
+                id,
+                "exec_command",
+                json!({ "cmd": cmd }),
+                json!(format!(
+                    "Chunk ID: a\nWall time: 1.0 seconds\nProcess running with session ID {session}\nOriginal token count: 0\nOutput:\n"
+                )),
+                false,
+            )
+        };
+        let polled = |id: &str, session: u32, out: &str| {
+            turn(
+                id,
+                "write_stdin",
+                json!({"session_id": session, "chars": ""}),
+                json!(format!(
+                    "Chunk ID: b\nWall time: 0.1 seconds\nProcess exited with code 0\nOriginal token count: 9\nOutput:\n{out}"
+                )),
+                false,
+            )
+        };
+        let mut head = started("1", "sed -n '1,80p' src/a.ts", 7);
+        head.extend(polled("2", 7, "function parseInput(s) {\n}\n"));
+        head.extend(started("3", "sed -n '1,9p' b.ts && sed -n '1,9p' c.ts", 8));
+        head.extend(polled("4", 8, "function fromOneOfTwo() {}\n"));
+        let got = lines(&head);
+        for want in [
+            "- src/a.ts: read; defines parseInput [m3]",
+            "- b.ts: read [m7]",
+            "- c.ts: read [m7]",
+        ] {
+            assert!(got.contains(&want.to_string()), "{want}: {got:?}");
+        }
+    }
+
+    #[test]
+    fn a_failure_a_pipe_hid_is_an_error_until_the_command_passes() {
+        let mut head = turn(
+            "1",
+            "Bash",
+            json!({"command": "go test ./... 2>&1 | tail -3"}),
+            json!("--- FAIL: TestLoad (0.01s)\nFAIL\nFAIL\tpkg/a\t0.2s"),
+            false,
+        );
+        let unfixed = lines(&head);
+        assert!(
+            unfixed[0].starts_with("- `go test ./... 2>&1 | tail -3` → exit 0 through a pipe, but the output reports errors: --- FAIL: TestLoad")
+                && unfixed[0].ends_with("[m1]; not fixed yet"),
+            "{unfixed:?}"
+        );
+        head.extend(turn(
+            "2",
+            "Bash",
+            json!({"command": "go test ./... 2>&1 | grep -v '^ok' | head"}),
+            json!("--- FAIL: TestLoad (0.01s)\nFAIL\nFAIL\tpkg/a\t0.2s"),
+            false,
+        ));
+        head.extend(turn(
+            "3",
+            "Bash",
+            json!({"command": "go test ./... 2>&1 | tail -1"}),
+            json!("ok  \tpkg/a\t0.2s"),
+            false,
+        ));
+        let errors: Vec<String> = lines(&head)
+            .into_iter()
+            .filter(|l| l.contains("fixed"))
+            .collect();
+        assert_eq!(errors.len(), 1, "the same words once: {errors:?}");
+        assert!(
+            errors[0].ends_with("; fixed: `go test ./... 2>&1 | tail -1` → ok [m5]"),
+            "{errors:?}"
         );
     }
 
