@@ -2,11 +2,10 @@
 //! ([`evaluate`]), replay of recorded sessions under every condition
 //! ([`replay`]), timed compactions ([`bench`]), the adversarial compaction
 //! suite ([`adversarial`]), the tracked-fact keyword checks ([`facts`]), the
-//! literal-state presence check ([`literal`]), folder batches ([`batch`])
-//! and the answer-presence curve over targets ([`retention`]).
+//! literal-state presence check ([`literal`]) and the answer-presence
+//! curve over targets ([`retention`]).
 
 pub mod adversarial;
-pub mod batch;
 pub mod bench;
 pub mod evaluate;
 pub mod facts;

@@ -252,8 +252,8 @@ fn keyed_table(k: &continuity_eval::literal::KeyedPair) -> String {
 /// The end of a folder batch: counts, the failed sessions, the summary.
 /// Files that are not sessions are counted as skipped; the summary names
 /// them.
-pub fn batch(rows: &[continuity_eval::batch::Row], out: &std::path::Path) -> String {
-    use continuity_eval::batch::{Status, SUMMARY_CSV, SUMMARY_SQLITE};
+pub fn batch(rows: &[continuity_batch::Row], out: &std::path::Path) -> String {
+    use continuity_batch::{Status, SUMMARY_CSV, SUMMARY_SQLITE};
     let failed: Vec<_> = rows.iter().filter(|r| r.status == Status::Failed).collect();
     let count = |resumed: bool| {
         rows.iter()
