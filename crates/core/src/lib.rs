@@ -22,6 +22,7 @@ pub mod plan;
 pub mod policy;
 pub mod redact;
 pub mod report;
+pub mod side_by_side;
 pub mod summarize;
 pub mod tokens;
 pub mod transcript;

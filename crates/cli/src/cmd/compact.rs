@@ -101,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !args.quiet {
         print!("{}", render::compaction(&o.compaction, &o.written));
         if let Some(s) = &o.side {
-            print!("{}", render::side_by_side_line(s));
+            print!("{}", render::side_by_side_line(s, o.key.as_ref()));
         }
     }
     Ok(())

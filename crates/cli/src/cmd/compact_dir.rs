@@ -1,12 +1,12 @@
 //! `continuity compact DIR --out OUTDIR`: every session under a folder, in
-//! parallel, with a progress bar; the batch runner is
-//! `continuity_eval::batch`, this module parses and prints.
+//! parallel, with a progress bar; the batch runner is `continuity_batch`,
+//! this module parses and prints.
 
 use std::path::Path;
 
+use continuity_batch::{self as batch, Measured, NotDone, Status};
 use continuity_core::error::{Error, InputError, Source};
 use continuity_core::formats::{self, At};
-use continuity_eval::batch::{self, Measured, NotDone, Status};
 
 use super::session::{self, Setup};
 use crate::{progress, render};

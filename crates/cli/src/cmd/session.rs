@@ -11,12 +11,14 @@ use continuity_core::error::{Error, Source};
 use continuity_core::formats::{self, At, Document, Read};
 use continuity_core::io;
 use continuity_core::redact::Redactor;
+use continuity_core::side_by_side::{self, SideBySide};
 use continuity_core::summarize::Summarizer;
 use continuity_core::{MissionKernel, RetentionPolicy};
 use continuity_eval::evaluate::Evaluator;
 use continuity_eval::facts::FactKey;
-use continuity_eval::literal::{self, KeyedPair, SideBySide};
+use continuity_eval::side_by_side::KeyedPair;
 use continuity_models::TokenCounter;
+use serde::Serialize;
 
 use crate::render;
 
@@ -44,11 +46,23 @@ pub struct Outcome {
     pub compaction: Compaction,
     pub read: Read,
     pub side: Option<SideBySide>,
+    /// With `--key`: the answer key judged on both sides of `side`.
+    pub key: Option<KeyedPair>,
     /// The files written, as paths.
     pub written: Vec<String>,
 }
 
-fn json(v: &impl serde::Serialize) -> Result<Vec<u8>, Error> {
+/// `side_by_side.json`: the comparison, and under `--key` the answer key
+/// judged on both sides, in one object.
+#[derive(Serialize)]
+struct SideBySideFile<'a> {
+    #[serde(flatten)]
+    side: &'a SideBySide,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    key: Option<&'a KeyedPair>,
+}
+
+fn json(v: &impl Serialize) -> Result<Vec<u8>, Error> {
     let mut out = serde_json::to_vec_pretty(v).map_err(|e| Error::Internal(e.to_string()))?;
     out.push(b'\n');
     Ok(out)
@@ -96,7 +110,10 @@ pub fn compact_one(
     let mut files = io::serialize(&c)?;
     files.files.push(("origin.json", json(&read.origin)?));
     let want_key = keyed.is_some();
-    let side = side_by_side(&doc, &read, &c, tokens, &mut redactor, keyed)?;
+    let (side, key) = match compare_with_agent(&doc, &read, &c, tokens, &mut redactor, keyed)? {
+        Some((side, key)) => (Some(side), key),
+        None => (None, None),
+    };
     if want_key && side.is_none() {
         return Err(crate::exit::Usage(format!(
             "{source}: --key judges the agent's compaction beside ours, and there is none at this point; read the transcript at one with --at compaction:K"
@@ -104,10 +121,13 @@ pub fn compact_one(
         .into());
     }
     if let Some(s) = &side {
-        files.files.push(("side_by_side.json", json(s)?));
-        files
-            .files
-            .push(("side_by_side.md", render::side_by_side(s).into_bytes()));
+        let file = SideBySideFile {
+            side: s,
+            key: key.as_ref(),
+        };
+        files.files.push(("side_by_side.json", json(&file)?));
+        let md = render::side_by_side(s, key.as_ref());
+        files.files.push(("side_by_side.md", md.into_bytes()));
     }
     io::check_leaks(&files, &mut redactor)?;
     io::write_atomically(out, &files)?;
@@ -120,20 +140,23 @@ pub fn compact_one(
         compaction: c,
         read,
         side,
+        key,
         written,
     })
 }
 
 /// When the request was read just before a compaction the agent made: the
-/// agent's context right after it beside ours, both redacted alike.
-fn side_by_side(
+/// agent's context right after it beside ours, both redacted alike, and
+/// with `keyed` the answer key judged on both (the one step that needs the
+/// evaluator).
+fn compare_with_agent(
     doc: &Document,
     read: &Read,
     ours: &Compaction,
     tokens: &TokenCounter,
     redactor: &mut Redactor,
     keyed: Option<&mut Keyed>,
-) -> anyhow::Result<Option<SideBySide>> {
+) -> anyhow::Result<Option<(SideBySide, Option<KeyedPair>)>> {
     let compaction = read
         .origin
         .at_line
@@ -144,16 +167,17 @@ fn side_by_side(
     let agent = doc.read(At::Line(c.after_line))?.transcript;
     let (before, _) = redactor.redact_transcript(&read.transcript);
     let (agent, _) = redactor.redact_transcript(&agent);
-    let mut side = literal::side_by_side(c, &before, &agent, &ours.request, tokens)?;
-    if let Some(k) = keyed {
-        side.key = Some(KeyedPair::judge(
+    let side = side_by_side::side_by_side(c, &before, &agent, &ours.request, tokens)?;
+    let key = match keyed {
+        Some(k) => Some(KeyedPair::judge(
             &mut k.evaluator,
             &k.judge,
             &k.key,
             &before,
             &agent,
             &ours.request,
-        )?);
-    }
-    Ok(Some(side))
+        )?),
+        None => None,
+    };
+    Ok(Some((side, key)))
 }

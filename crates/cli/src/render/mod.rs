@@ -6,6 +6,8 @@ pub mod retention;
 
 use continuity_core::compact::Compaction;
 use continuity_core::report::SummarizerReport;
+use continuity_core::side_by_side::SideBySide;
+use continuity_eval::side_by_side::{verdict_counts, KeyedPair};
 
 const MIB: f64 = 1024.0 * 1024.0;
 
@@ -169,7 +171,7 @@ pub fn mib(bytes: u64) -> String {
 }
 
 /// The agent's compaction beside ours, as Markdown (`side_by_side.md`).
-pub fn side_by_side(s: &continuity_eval::literal::SideBySide) -> String {
+pub fn side_by_side(s: &SideBySide, key: Option<&KeyedPair>) -> String {
     let c = &s.compaction;
     let mut out = format!(
         "# The agent's compaction {} beside ours\n\nThe request read just before the agent's compaction {} (line {}, {}), compacted by both.\n\n",
@@ -200,7 +202,7 @@ pub fn side_by_side(s: &continuity_eval::literal::SideBySide) -> String {
         out.push_str("The agent's compaction is opaque (encrypted): only what it kept in the clear is counted.\n\n");
     }
     out.push_str("Literal state: the ids, paths, numbers and commands of the request's conversation, each counted as kept when it appears verbatim in that side's context.\n\n");
-    if let Some(k) = &s.key {
+    if let Some(k) = key {
         out.push_str(&keyed_table(k));
     }
     for (name, p) in [("agent", &s.agent), ("ours", &s.ours)] {
@@ -222,8 +224,7 @@ pub fn side_by_side(s: &continuity_eval::literal::SideBySide) -> String {
 }
 
 /// The answer key judged on both sides: verdict counts, then each fact.
-fn keyed_table(k: &continuity_eval::literal::KeyedPair) -> String {
-    use continuity_eval::literal::verdict_counts;
+fn keyed_table(k: &KeyedPair) -> String {
     let mut out = format!(
         "Answer key, judged by `{}` against the records of the request before (as `continuity eval`):\n\n| | supported | omitted | contradicted | keyword facts present |\n|---|---:|---:|---:|---:|\n",
         k.judge
@@ -252,8 +253,8 @@ fn keyed_table(k: &continuity_eval::literal::KeyedPair) -> String {
 /// The end of a folder batch: counts, the failed sessions, the summary.
 /// Files that are not sessions are counted as skipped; the summary names
 /// them.
-pub fn batch(rows: &[continuity_eval::batch::Row], out: &std::path::Path) -> String {
-    use continuity_eval::batch::{Status, SUMMARY_CSV, SUMMARY_SQLITE};
+pub fn batch(rows: &[continuity_batch::Row], out: &std::path::Path) -> String {
+    use continuity_batch::{Status, SUMMARY_CSV, SUMMARY_SQLITE};
     let failed: Vec<_> = rows.iter().filter(|r| r.status == Status::Failed).collect();
     let count = |resumed: bool| {
         rows.iter()
@@ -283,7 +284,7 @@ pub fn batch(rows: &[continuity_eval::batch::Row], out: &std::path::Path) -> Str
 }
 
 /// One line for the terminal: the agent's compaction beside ours.
-pub fn side_by_side_line(s: &continuity_eval::literal::SideBySide) -> String {
+pub fn side_by_side_line(s: &SideBySide, key: Option<&KeyedPair>) -> String {
     let mut out = format!(
         "  vs agent's compaction {}: literal state {:.1}% (agent, {} tokens) vs {:.1}% (ours, {} tokens) of {} literals\n",
         s.compaction.index,
@@ -293,9 +294,9 @@ pub fn side_by_side_line(s: &continuity_eval::literal::SideBySide) -> String {
         s.tokens_ours,
         s.literals
     );
-    if let Some(k) = &s.key {
-        let (a, _, ac) = continuity_eval::literal::verdict_counts(&k.agent);
-        let (o, _, oc) = continuity_eval::literal::verdict_counts(&k.ours);
+    if let Some(k) = key {
+        let (a, _, ac) = verdict_counts(&k.agent);
+        let (o, _, oc) = verdict_counts(&k.ours);
         out.push_str(&format!(
             "         answer key: {a}/{n} supported, {ac} contradicted (agent) vs {o}/{n} supported, {oc} contradicted (ours)\n",
             n = k.ours.facts.len()

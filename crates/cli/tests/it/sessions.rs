@@ -397,7 +397,7 @@ fn a_killed_folder_run_completes_on_re_run() {
         (0..N)
             .filter(|i| {
                 let dir = out.join(format!("sessions/s{i:02}/session.json"));
-                dir.join(continuity_eval::batch::DONE).is_file()
+                dir.join(continuity_batch::DONE).is_file()
             })
             .count()
     };

@@ -4,7 +4,6 @@
 #![allow(clippy::unwrap_used)]
 
 mod adversarial;
-mod batch;
 mod evaluate;
 mod replay;
 mod replay_sql;

@@ -1,23 +1,26 @@
-//! Literal-state presence: which of the exact literals of a compacted-away
-//! span (ids, paths, numbers, commands) a compacted context still holds.
+//! The agent's own compaction beside ours, measured without a model: the
+//! tokens each side's context takes, and which of the exact literals of the
+//! compacted request (ids, paths, numbers, commands) each side still holds.
 //!
 //! A check for sessions without an answer key. The literals are taken from
-//! the span's text by pattern; each counts as present in an output when it
-//! appears there verbatim. The fraction present is comparable between two
-//! outputs of the same span (the agent's own summary and ours).
+//! the request's conversation by pattern; each counts as present in a side
+//! when it appears there verbatim. The fraction present is comparable
+//! between the two sides of the same request. (These literals are wider
+//! than [`crate::evidence::values::literals`], the value tokens the pipeline
+//! tracks mentions of.) Judging an answer key on both sides is evaluation:
+//! `continuity_eval::side_by_side`.
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-use continuity_core::compact::count_transcript;
-use continuity_core::formats::AgentCompaction;
-use continuity_core::tokens::TokenCount;
-use continuity_core::transcript::{Part, Transcript};
 use regex::Regex;
 use serde::Serialize;
 
-use crate::evaluate::{Evaluator, Records, SummaryReport, Verdict};
-use crate::facts::FactKey;
+use crate::compact::count_transcript;
+use crate::error::Error;
+use crate::formats::AgentCompaction;
+use crate::tokens::TokenCount;
+use crate::transcript::{Part, Transcript};
 
 /// The kinds of literal, in the order they are searched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -161,53 +164,10 @@ pub struct SideBySide {
     /// state cannot be read, so its presence counts only what it kept in
     /// the clear.
     pub agent_opaque: bool,
-    /// The answer key's facts judged on both contexts (`compact --key`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub key: Option<KeyedPair>,
-}
-
-/// One answer key judged on the agent's context and on ours, by the
-/// evaluator `eval` runs, against the records of the request both compacted.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct KeyedPair {
-    pub judge: String,
-    pub agent: SummaryReport,
-    pub ours: SummaryReport,
-}
-
-impl KeyedPair {
-    /// Judge `key` on `agent` and `ours`, each read whole (instructions and
-    /// conversation), against the records of `before`.
-    pub fn judge(
-        evaluator: &mut Evaluator,
-        judge: &str,
-        key: &FactKey,
-        before: &Transcript,
-        agent: &Transcript,
-        ours: &Transcript,
-    ) -> Result<KeyedPair, continuity_core::error::Error> {
-        let records = Records::from_transcript(before);
-        Ok(KeyedPair {
-            judge: judge.to_string(),
-            agent: evaluator.evaluate(&records, key, "agent", &whole_text(agent))?,
-            ours: evaluator.evaluate(&records, key, "ours", &whole_text(ours))?,
-        })
-    }
-}
-
-/// How many facts of a report got each verdict: (supported, omitted,
-/// contradicted).
-pub fn verdict_counts(r: &SummaryReport) -> (usize, usize, usize) {
-    let n = |v: Verdict| r.facts.iter().filter(|f| f.verdict == v).count();
-    (
-        n(Verdict::Supported),
-        n(Verdict::Omitted),
-        n(Verdict::Contradicted),
-    )
 }
 
 /// The instructions and the conversation of a request, as a model reads them.
-fn whole_text(t: &Transcript) -> String {
+pub fn whole_text(t: &Transcript) -> String {
     format!("{}\n{}", t.instructions_text(), conversation_text(t))
 }
 
@@ -229,7 +189,7 @@ pub fn side_by_side(
     agent: &Transcript,
     ours: &Transcript,
     tokens: &dyn TokenCount,
-) -> Result<SideBySide, continuity_core::error::Error> {
+) -> Result<SideBySide, Error> {
     let span = literals(&conversation_text(before));
     let agent_opaque = agent
         .parts()
@@ -243,7 +203,6 @@ pub fn side_by_side(
         agent: presence(&span, &whole_text(agent)),
         ours: presence(&span, &whole_text(ours)),
         agent_opaque,
-        key: None,
     })
 }
 

@@ -1,8 +1,8 @@
-//! Folder batches: every session file under a folder compacted in
-//! parallel, one output folder each, and one summary table (CSV and
-//! SQLite).
+//! `continuity-batch`: folder batches. Every session file under a folder
+//! compacted in parallel, one output folder each, and one summary table
+//! (CSV and SQLite).
 //!
-//! The work for one session is the caller's (`work`); this module finds the
+//! The work for one session is the caller's (`work`); this crate finds the
 //! sessions, runs them on a pool of `threads`, catches what fails (an
 //! error or a panic: the batch never stops), and resumes: a session whose
 //! output folder holds its row ([`DONE`]) for the same input (size and

@@ -1,7 +1,7 @@
 //! Folder batches: discovery, a failing or panicking session never stops
 //! the batch, rows are recorded, and a re-run resumes.
 
-use continuity_eval::batch::{self, Measured, Status};
+use continuity_batch::{self as batch, Measured, Status};
 
 #[test]
 fn a_batch_survives_failures_and_resumes() {
