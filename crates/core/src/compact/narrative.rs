@@ -26,8 +26,9 @@ pub struct SummarizerInput {
 /// Characters of unpinned evidence the governed input takes, newest first:
 /// a small model's prompt is the compaction's largest cost.
 pub const UNPINNED_CHARS: usize = 1200;
-/// Characters of sub-agents' reports the coding input takes, newest first.
-pub const REPORT_CHARS: usize = 6000;
+/// Characters of sub-agents' reports the coding input takes, newest first:
+/// as with unpinned evidence, a small model's prompt is the largest cost.
+pub const REPORT_CHARS: usize = 1200;
 
 /// What the governed job leaves out or adds beyond the head itself.
 #[derive(Debug, Clone, Default)]
