@@ -26,8 +26,8 @@ use crate::evidence::values::literals;
 const MIN_NOTE_WORDS: usize = 6;
 /// Word-set overlap above which a sentence counts as a repeat.
 const DUPLICATE_JACCARD: f64 = 0.6;
-/// A sentence of at least this many words whose words another sentence
-/// holds (all but a share of [`DUPLICATE_CONTAINED`]) restates it.
+/// A sentence of at least this many words restates another sentence that
+/// holds at least [`DUPLICATE_CONTAINED`] of its words.
 const CONTAINED_MIN_WORDS: usize = 5;
 const DUPLICATE_CONTAINED: f64 = 0.8;
 /// Share of a sentence's words found in the retained text above which it
