@@ -16,15 +16,13 @@ request and the agent's last words before the point are printed to help.
         --summarizer qwen2.5-0.5b marot-spotter__compaction-1
 """
 
-import argparse
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from real_sessions import REPO, agent_summary, compact  # noqa: E402
+from real_sessions import agent_summary, archives_or_skip, compact, parser  # noqa: E402
 
 SENTENCE_END = (".", "!", "?", ".)", ".\"", ".`")
 
@@ -68,20 +66,12 @@ def run(binary, key_path, archives, work, summarizer):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bin", default=str(REPO / "target/release/continuity"))
+    ap = parser(__doc__)
     ap.add_argument("--summarizer", default="qwen2.5-0.5b")
-    ap.add_argument("--keys", default=str(REPO / "eval/real-sessions/keys"))
-    ap.add_argument(
-        "--archives",
-        default=os.environ.get("REAL_ARCHIVES", str(REPO.parent / "shared/external/real-archives")),
-    )
-    ap.add_argument("--json", help="write the rows here")
     ap.add_argument("only", nargs="*", help="key names (file stems) to run; all when none")
     args = ap.parse_args()
-    archives = Path(args.archives)
-    if not archives.is_dir():
-        print(f"skipped: {archives} not found")
+    archives = archives_or_skip(args)
+    if archives is None:
         return
     keys = sorted(Path(args.keys).glob("*.json"))
     if args.only:

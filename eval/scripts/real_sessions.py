@@ -135,8 +135,10 @@ def cell(pair):
     return f"{h}/{n}"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parser(doc: str) -> argparse.ArgumentParser:
+    """The flags every real-session script takes: the binary, the keys,
+    the transcripts and where the rows go."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--bin", default=str(REPO / "target/release/continuity"))
     ap.add_argument("--keys", default=str(REPO / "eval/real-sessions/keys"))
     ap.add_argument(
@@ -144,11 +146,24 @@ def main():
         default=os.environ.get("REAL_ARCHIVES", str(REPO.parent / "shared/external/real-archives")),
     )
     ap.add_argument("--json", help="write the rows here")
-    ap.add_argument("extra", nargs="*", help="more flags for compact, after --")
-    args = ap.parse_args()
+    return ap
+
+
+def archives_or_skip(args) -> Path | None:
+    """The transcripts' folder, or None after saying it is skipped."""
     archives = Path(args.archives)
     if not archives.is_dir():
         print(f"skipped: {archives} not found")
+        return None
+    return archives
+
+
+def main():
+    ap = parser(__doc__)
+    ap.add_argument("extra", nargs="*", help="more flags for compact, after --")
+    args = ap.parse_args()
+    archives = archives_or_skip(args)
+    if archives is None:
         return
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

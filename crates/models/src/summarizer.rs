@@ -289,6 +289,20 @@ fn generate_options(settings: &LlmSettings, max_new_tokens: usize) -> GenerateOp
     }
 }
 
+/// Whether generation goes on: until the text holds more than `cap` words
+/// (the cap-th word is then complete), or, with `one_line`, a line break
+/// after its first words.
+fn within_words(cap: usize, one_line: bool) -> impl FnMut(&Model, &[u32]) -> bool {
+    move |m, ids| {
+        m.decode(ids)
+            .map(|t| {
+                let t = t.trim_start();
+                !(one_line && t.contains('\n')) && t.split_whitespace().count() <= cap
+            })
+            .unwrap_or(true)
+    }
+}
+
 /// A summary written as prose, stopped once it holds `cap` words.
 fn prose(
     model: &mut Model,
@@ -297,12 +311,7 @@ fn prose(
     cap: usize,
 ) -> Result<(String, Timings), LlmError> {
     let opts = generate_options(settings, token_budget(cap));
-    let generation = generate_with(model, prompt, &opts, |m, ids| {
-        // Stop once the text holds more than `cap` words: the cap-th word is complete.
-        m.decode(ids)
-            .map(|t| t.split_whitespace().count() <= cap)
-            .unwrap_or(true)
-    })?;
+    let generation = generate_with(model, prompt, &opts, within_words(cap, false))?;
     Ok((clean_summary(&generation.text), generation.timings))
 }
 
@@ -320,14 +329,7 @@ fn answer_fields(
     words: usize,
 ) -> Result<(String, Timings), LlmError> {
     let opts = generate_options(settings, token_budget(words));
-    let generations = generate_each(model, prompts, &opts, |m, ids| {
-        m.decode(ids)
-            .map(|t| {
-                let t = t.trim_start();
-                !t.contains('\n') && t.split_whitespace().count() <= words
-            })
-            .unwrap_or(true)
-    })?;
+    let generations = generate_each(model, prompts, &opts, within_words(words, true))?;
     let timings = generations
         .iter()
         .fold(Timings::default(), |sum, g| sum.add(&g.timings));
