@@ -354,6 +354,23 @@ struct ResultRef<'a> {
     id: &'a str,
     tool: &'a str,
     args: &'a Value,
+    kind: ToolKind,
+}
+
+/// The record a call's own result is: its tool and arguments. A command is
+/// keyed by what it runs, so a re-run through another filter (`| tail -5`
+/// after `| tail -10`) or with another description replaces its output.
+fn call_key(r: &ResultRef<'_>) -> RecordKey {
+    let command = (r.kind == ToolKind::Exec)
+        .then(|| exec::command_line(r.args))
+        .flatten();
+    RecordKey::Call {
+        tool: r.tool.to_string(),
+        args: match command {
+            Some(line) => exec::command_key(&line),
+            None => compact_json(r.args),
+        },
+    }
 }
 
 fn policy_pins(r: &ResultRef<'_>, content: &Value, fields: &[String]) -> ResultPins {
@@ -399,10 +416,7 @@ fn call_pin(r: &ResultRef<'_>, fields: Vec<(String, String)>, lines: Vec<String>
         call_id: r.id.to_string(),
         tool: r.tool.to_string(),
         record_id: r.id.to_string(),
-        key: RecordKey::Call {
-            tool: r.tool.to_string(),
-            args: compact_json(r.args),
-        },
+        key: call_key(r),
         group: call_group(r.tool, r.args, &line),
         line,
         fields,
@@ -580,13 +594,15 @@ pub fn extract_pins(t: &Transcript, policy: &RetentionPolicy) -> Extracted {
         if *is_error || policy.is_bulk_view(name) {
             continue;
         }
+        let args = args_of(&calls, id);
+        let kind = policy.tools.kind_of(name, args);
         let r = ResultRef {
             at,
             id,
             tool: name,
-            args: args_of(&calls, id),
+            args,
+            kind,
         };
-        let kind = policy.tools.kind_of(name, r.args);
         let found = match policy.pin_fields(name) {
             Some(fields) => match structured(content) {
                 Some(json) => policy_pins(&r, &json, fields),
@@ -620,4 +636,75 @@ pub fn extract_pins(t: &Transcript, policy: &RetentionPolicy) -> Extracted {
         p.relied_on = p.relied_on || mentions.any_after(&p.line, p.source.part().message);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::{Format, Message, Role};
+    use serde_json::json;
+
+    fn run(id: &str, command: &str, output: &str) -> Vec<Message> {
+        vec![
+            Message::new(
+                Role::Assistant,
+                vec![Part::ToolCall {
+                    id: id.into(),
+                    name: "Bash".into(),
+                    args: json!({"command": command, "description": format!("run {id}")}),
+                }],
+            ),
+            Message::new(
+                Role::User,
+                vec![Part::ToolResult {
+                    id: id.into(),
+                    name: "Bash".into(),
+                    content: json!(output),
+                    is_error: false,
+                }],
+            ),
+        ]
+    }
+
+    fn transcript(runs: &[(&str, &str, &str)]) -> Transcript {
+        let mut messages = vec![Message::new(Role::User, vec![Part::Text("go".into())])];
+        for (id, command, output) in runs {
+            messages.extend(run(id, command, output));
+        }
+        Transcript {
+            format: Format::Anthropic,
+            instructions: vec![],
+            tools: vec![],
+            messages,
+            envelope: Default::default(),
+            instruction_style: Default::default(),
+        }
+    }
+
+    fn calls(pins: &[Pin]) -> Vec<&str> {
+        pins.iter().map(|p| p.call_id.as_str()).collect()
+    }
+
+    #[test]
+    fn a_command_run_again_through_another_filter_replaces_its_output() {
+        let t = transcript(&[
+            ("1", "mix test 2>&1 | tail -10", "84 tests, 2 failures"),
+            ("2", "mix test 2>&1 | tail -5", "84 tests, 0 failures"),
+            ("3", "mix test test/a_test.exs", "3 tests, 0 failures"),
+        ]);
+        let e = extract_pins(&t, &RetentionPolicy::default());
+        assert_eq!(calls(&e.live), ["2", "3"], "the latest run of each command");
+        assert_eq!(calls(&e.superseded), ["1"]);
+    }
+
+    #[test]
+    fn two_different_commands_keep_their_own_outputs() {
+        let t = transcript(&[
+            ("1", "bd show task-1", "task-1: open"),
+            ("2", "bd show task-2", "task-2: open"),
+        ]);
+        let e = extract_pins(&t, &RetentionPolicy::default());
+        assert_eq!(calls(&e.live), ["1", "2"]);
+        assert!(e.superseded.is_empty());
+    }
 }
