@@ -33,6 +33,9 @@ pub struct Config {
     pub inspect: bool,
     /// Summarizer name for `continuity_models::by_name`.
     pub summarizer: String,
+    /// Conversations kept in memory; the least recently used idle one is
+    /// read back from disk when it returns.
+    pub open_conversations: usize,
 }
 
 impl Config {
@@ -51,6 +54,7 @@ impl Config {
             policy: RetentionPolicy::default(),
             inspect: false,
             summarizer: "extractive".into(),
+            open_conversations: crate::store::OPEN_CONVERSATIONS,
         })
     }
 

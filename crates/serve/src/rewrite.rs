@@ -122,6 +122,13 @@ impl Engine {
         }
     }
 
+    /// No compaction again until the request has grown a headroom past
+    /// `tokens`. The hold is in memory whatever happens on disk; a write
+    /// that fails costs at most one retry after a restart.
+    fn hold(&self, conv: &mut Conversation, tokens: usize) {
+        let _ = conv.hold(tokens + self.headroom());
+    }
+
     fn headroom(&self) -> usize {
         let c = &self.cfg.policy.compaction;
         c.trigger_tokens.saturating_sub(c.target())
@@ -157,7 +164,7 @@ impl Engine {
         match self.compact(conv, ep, original, &t) {
             Ok((body, figures)) => self.compacted(conv, body, figures, ours),
             Err(e) => {
-                conv.hold_below = Some(ours.tokens + self.headroom());
+                self.hold(conv, ours.tokens);
                 Prepared::as_is(spliced, Some(format!("not compacted: {e}")), Some(ours))
             }
         }
@@ -172,7 +179,7 @@ impl Engine {
     ) -> Prepared {
         let (body, action) = if self.cfg.inspect {
             // Nothing changes upstream: look again only a headroom later.
-            conv.hold_below = Some(ours.tokens + self.headroom());
+            self.hold(conv, ours.tokens);
             (None, Action::Inspected)
         } else {
             (Some(body), Action::Compacted)

@@ -42,7 +42,7 @@ impl App {
             .build()
             .map_err(|e| ServeError::Client(e.to_string()))?;
         Ok(App {
-            store: Arc::new(Store::new(&cfg.data_dir)),
+            store: Arc::new(Store::new(&cfg.data_dir, cfg.open_conversations)),
             log: Arc::new(Log::new(cfg.data_dir.join("log.jsonl"))),
             engine: Arc::new(Engine::new(Arc::new(cfg))?),
             client,

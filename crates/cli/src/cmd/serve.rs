@@ -51,6 +51,10 @@ pub struct Args {
     /// DIR/inspect; send the original
     #[arg(long)]
     inspect: bool,
+    /// Keep at most N conversations in memory; the least recently used idle
+    /// one is read back from its state on disk when it returns
+    #[arg(long, value_name = "N", default_value_t = continuity_serve::store::OPEN_CONVERSATIONS, value_parser = at_least_one)]
+    open_conversations: usize,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -88,6 +92,7 @@ struct Parts {
     openai: String,
     data_dir: Option<PathBuf>,
     inspect: bool,
+    open_conversations: usize,
 }
 
 impl Args {
@@ -106,6 +111,7 @@ impl Args {
             openai: self.openai_upstream.clone(),
             data_dir: self.data_dir.clone(),
             inspect: self.inspect,
+            open_conversations: self.open_conversations,
         }
     }
 }
@@ -133,8 +139,18 @@ fn config(p: Parts) -> anyhow::Result<Config> {
     cfg.kernel = kernel;
     cfg.policy = policy;
     cfg.inspect = p.inspect;
+    cfg.open_conversations = p.open_conversations;
     cfg.check_upstreams()?;
     Ok(cfg)
+}
+
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "expected a whole number of at least 1, got `{text}`"
+        )),
+    }
 }
 
 /// `$XDG_DATA_HOME/continuity/serve`, else `~/.local/share/continuity/serve`.
