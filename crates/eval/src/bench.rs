@@ -12,7 +12,7 @@ use continuity_core::error::Result;
 use continuity_core::kernel::MissionKernel;
 use continuity_core::policy::RetentionPolicy;
 use continuity_core::redact::Redactor;
-use continuity_core::summarize::Summarizer;
+use continuity_core::summarize::{Summarizer, SummarizerMetrics};
 use continuity_core::tokens::TokenCount;
 use continuity_core::transcript::Transcript;
 
@@ -36,16 +36,11 @@ pub struct BenchRow {
     /// Wall time of the whole compaction, summarizer included.
     pub compaction_ms: f64,
     pub summary_words: usize,
-    pub load_ms: f64,
-    pub prompt_tokens: usize,
-    pub prefill_tokens_per_s: f64,
-    pub generated_tokens: usize,
-    pub decode_tokens_per_s: f64,
-    pub decode_passes: usize,
-    pub draft_tokens: usize,
-    pub accepted_draft_tokens: usize,
+    /// The model's measurements; zero for a summarizer without one.
+    #[serde(flatten)]
+    pub model: SummarizerMetrics,
+    /// The summarizer's wall time: the model's latency, else its own.
     pub summarizer_ms: f64,
-    pub peak_memory_bytes: u64,
 }
 
 /// Medians over one summarizer's compactions.
@@ -98,7 +93,6 @@ pub fn run(
             let compaction_ms = started.elapsed().as_secs_f64() * 1e3;
             let r = &c.report;
             let s = &r.summarizer;
-            let m = s.model.clone().unwrap_or_default();
             let row = BenchRow {
                 summarizer: s.name.clone(),
                 input: input.name.clone(),
@@ -109,20 +103,8 @@ pub fn run(
                 full_input_tokens: s.full_input_tokens,
                 compaction_ms: round1(compaction_ms),
                 summary_words: s.words,
-                load_ms: m.load_ms,
-                prompt_tokens: m.prompt_tokens,
-                prefill_tokens_per_s: m.prefill_tokens_per_s,
-                generated_tokens: m.generated_tokens,
-                decode_tokens_per_s: m.decode_tokens_per_s,
-                decode_passes: m.decode_passes,
-                draft_tokens: m.draft_tokens,
-                accepted_draft_tokens: m.accepted_draft_tokens,
-                summarizer_ms: if s.model.is_some() {
-                    m.latency_ms
-                } else {
-                    s.latency_ms
-                },
-                peak_memory_bytes: m.peak_memory_bytes,
+                model: s.model.clone().unwrap_or_default(),
+                summarizer_ms: s.model.as_ref().map_or(s.latency_ms, |m| m.latency_ms),
             };
             progress(&row);
             rows.push(row);
@@ -165,10 +147,14 @@ pub fn summarize(rows: &[BenchRow]) -> Vec<BenchSummary> {
                 compactions: mine.len(),
                 median_compaction_ms: round1(median(&col(|r| r.compaction_ms))),
                 max_compaction_ms: col(|r| r.compaction_ms).into_iter().fold(0.0, f64::max),
-                median_prompt_tokens: median(&col(|r| r.prompt_tokens as f64)),
-                median_prefill_tokens_per_s: round1(median(&col(|r| r.prefill_tokens_per_s))),
-                median_decode_tokens_per_s: round1(median(&col(|r| r.decode_tokens_per_s))),
-                peak_memory_bytes: mine.iter().map(|r| r.peak_memory_bytes).max().unwrap_or(0),
+                median_prompt_tokens: median(&col(|r| r.model.prompt_tokens as f64)),
+                median_prefill_tokens_per_s: round1(median(&col(|r| r.model.prefill_tokens_per_s))),
+                median_decode_tokens_per_s: round1(median(&col(|r| r.model.decode_tokens_per_s))),
+                peak_memory_bytes: mine
+                    .iter()
+                    .map(|r| r.model.peak_memory_bytes)
+                    .max()
+                    .unwrap_or(0),
             }
         })
         .collect()
@@ -180,6 +166,7 @@ pub fn to_csv(rows: &[BenchRow]) -> String {
         "summarizer,input,strategy,tokens_before,tokens_after,summarizer_input_tokens,full_input_tokens,compaction_ms,summary_words,load_ms,prompt_tokens,prefill_tokens_per_s,generated_tokens,decode_tokens_per_s,decode_passes,draft_tokens,accepted_draft_tokens,summarizer_ms,peak_memory_bytes\n",
     );
     for r in rows {
+        let m = &r.model;
         let fields = [
             csv_field(&r.summarizer),
             csv_field(&r.input),
@@ -190,16 +177,16 @@ pub fn to_csv(rows: &[BenchRow]) -> String {
             r.full_input_tokens.to_string(),
             r.compaction_ms.to_string(),
             r.summary_words.to_string(),
-            r.load_ms.to_string(),
-            r.prompt_tokens.to_string(),
-            r.prefill_tokens_per_s.to_string(),
-            r.generated_tokens.to_string(),
-            r.decode_tokens_per_s.to_string(),
-            r.decode_passes.to_string(),
-            r.draft_tokens.to_string(),
-            r.accepted_draft_tokens.to_string(),
+            m.load_ms.to_string(),
+            m.prompt_tokens.to_string(),
+            m.prefill_tokens_per_s.to_string(),
+            m.generated_tokens.to_string(),
+            m.decode_tokens_per_s.to_string(),
+            m.decode_passes.to_string(),
+            m.draft_tokens.to_string(),
+            m.accepted_draft_tokens.to_string(),
             r.summarizer_ms.to_string(),
-            r.peak_memory_bytes.to_string(),
+            m.peak_memory_bytes.to_string(),
         ];
         out.push_str(&fields.join(","));
         out.push('\n');
@@ -237,7 +224,10 @@ mod tests {
             summarizer: name.into(),
             input: "a,b.json".into(),
             compaction_ms: ms,
-            peak_memory_bytes: mem,
+            model: SummarizerMetrics {
+                peak_memory_bytes: mem,
+                ..Default::default()
+            },
             ..Default::default()
         }
     }
@@ -259,8 +249,8 @@ mod tests {
         assert_eq!(s[0].peak_memory_bytes, 7);
         assert_eq!(s[1].median_compaction_ms, 1.0);
         let mut with_model = rows[1].clone();
-        with_model.prompt_tokens = 100;
-        with_model.prefill_tokens_per_s = 50.0;
+        with_model.model.prompt_tokens = 100;
+        with_model.model.prefill_tokens_per_s = 50.0;
         let m = &summarize(&[with_model])[0];
         assert_eq!(
             (m.median_prompt_tokens, m.median_prefill_tokens_per_s),

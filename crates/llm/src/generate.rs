@@ -118,9 +118,7 @@ impl Timings {
     pub fn decode_tokens_per_s(&self) -> f64 {
         per_s(self.generated_tokens.saturating_sub(1), self.decode_ms)
     }
-}
 
-impl Timings {
     /// The sum of two generations' timings, as one (the later peak RSS, the
     /// earlier load time where the later has none).
     pub fn add(&self, later: &Timings) -> Timings {

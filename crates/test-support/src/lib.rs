@@ -51,6 +51,23 @@ pub fn reference_or_skip(skipped: &str) -> Option<PathBuf> {
     None
 }
 
+/// The real archives folder (`$CONTINUITY_EXTERNAL`, else
+/// `../shared/external/real-archives`), or `None` after one `skipped:` line.
+pub fn real_archives_or_skip(test: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("CONTINUITY_EXTERNAL")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("../shared/external/real-archives"));
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped: {test} ({} not found)",
+        dir.display()
+    );
+    None
+}
+
 /// Every archived compaction input of the reference runs, sorted.
 pub fn reference_archives(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

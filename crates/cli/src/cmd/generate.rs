@@ -5,11 +5,12 @@ use std::path::PathBuf;
 
 use continuity_core::error::{InputError, Source};
 use continuity_core::io;
+use continuity_core::summarize::SummarizerMetrics;
 use continuity_llm::arch::decoder::LoadOptions;
 use continuity_llm::generate::{self, GenerateOptions};
 use continuity_llm::model::Model;
 
-use crate::render::{mib, ModelTimings};
+use crate::render::{mib, model_timings};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -96,21 +97,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     println!("{}", g.text);
-    let timings = ModelTimings {
+    // A summarizer's measurements, so the line reads as `compact`'s does;
+    // `generate` prints no total latency.
+    let timings = SummarizerMetrics {
         load_ms: t.load_ms,
         prompt_tokens: t.prompt_tokens,
         prefill_tokens_per_s: t.prefill_tokens_per_s(),
         generated_tokens: t.generated_tokens,
         decode_tokens_per_s: t.decode_tokens_per_s(),
         decode_passes: t.decode_passes,
-        accepted_draft_tokens: t.accepted_draft_tokens,
         draft_tokens: t.draft_tokens,
+        accepted_draft_tokens: t.accepted_draft_tokens,
+        latency_ms: 0.0,
+        peak_memory_bytes: t.peak_rss_bytes,
     };
     eprintln!(
         "{}: {}, peak memory {}",
         args.model,
-        timings.line(),
-        mib(t.peak_rss_bytes)
+        model_timings(&timings),
+        mib(timings.peak_memory_bytes)
     );
     Ok(())
 }

@@ -7,6 +7,7 @@ pub mod retention;
 use continuity_core::compact::Compaction;
 use continuity_core::report::SummarizerReport;
 use continuity_core::side_by_side::SideBySide;
+use continuity_core::summarize::SummarizerMetrics;
 use continuity_eval::side_by_side::{verdict_counts, KeyedPair};
 
 const MIB: f64 = 1024.0 * 1024.0;
@@ -112,54 +113,31 @@ fn floor(r: &continuity_core::report::Report) -> String {
     }
 }
 
-/// One model run's timings, from a summarizer's report or `generate`.
-pub struct ModelTimings {
-    pub load_ms: f64,
-    pub prompt_tokens: usize,
-    pub prefill_tokens_per_s: f64,
-    pub generated_tokens: usize,
-    pub decode_tokens_per_s: f64,
-    pub decode_passes: usize,
-    pub accepted_draft_tokens: usize,
-    pub draft_tokens: usize,
-}
-
-impl ModelTimings {
-    /// `load …, prefill …, decode … in N passes (k/n draft tokens kept)`.
-    pub fn line(&self) -> String {
-        format!(
-            "load {:.2} s, prefill {} tokens at {:.1} tok/s, decode {} tokens at {:.1} tok/s in {} passes ({}/{} draft tokens kept)",
-            self.load_ms / 1e3,
-            self.prompt_tokens,
-            self.prefill_tokens_per_s,
-            self.generated_tokens,
-            self.decode_tokens_per_s,
-            self.decode_passes,
-            self.accepted_draft_tokens,
-            self.draft_tokens
-        )
-    }
+/// One model run's timings, from a summarizer's report or `generate`:
+/// `load …, prefill …, decode … in N passes (k/n draft tokens kept)`.
+pub fn model_timings(m: &SummarizerMetrics) -> String {
+    format!(
+        "load {:.2} s, prefill {} tokens at {:.1} tok/s, decode {} tokens at {:.1} tok/s in {} passes ({}/{} draft tokens kept)",
+        m.load_ms / 1e3,
+        m.prompt_tokens,
+        m.prefill_tokens_per_s,
+        m.generated_tokens,
+        m.decode_tokens_per_s,
+        m.decode_passes,
+        m.accepted_draft_tokens,
+        m.draft_tokens
+    )
 }
 
 /// One line of summarizer measurements (models only).
 pub fn summarizer(s: &SummarizerReport) -> Option<String> {
     let m = s.model.as_ref()?;
-    let timings = ModelTimings {
-        load_ms: m.load_ms,
-        prompt_tokens: m.prompt_tokens,
-        prefill_tokens_per_s: m.prefill_tokens_per_s,
-        generated_tokens: m.generated_tokens,
-        decode_tokens_per_s: m.decode_tokens_per_s,
-        decode_passes: m.decode_passes,
-        accepted_draft_tokens: m.accepted_draft_tokens,
-        draft_tokens: m.draft_tokens,
-    };
     Some(format!(
         "  summarizer {}: {} input tokens (full history {}), {}, total {:.2} s, peak memory {:.0} MiB",
         s.name,
         s.input_tokens,
         s.full_input_tokens,
-        timings.line(),
+        model_timings(m),
         m.latency_ms / 1e3,
         m.peak_memory_bytes as f64 / MIB
     ))

@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{json, Map, Value};
 
-use super::session::{AgentCompaction, At, Origin, Read, RecordedUsage, Warning};
+use super::session::{AgentCompaction, At, Read, RecordedUsage, Warning};
 use super::{anthropic, jsonl, repair};
 use crate::error::{InputError, Source};
 
@@ -222,23 +222,17 @@ impl Log {
         super::check_conversation(&t).map_err(invalid)?;
         Ok(Read {
             transcript: t,
-            origin: Origin {
-                format: NAME.into(),
-                version: self.version.clone(),
-                lines: Some(self.total_lines),
-                at: Some(at.to_string()),
-                at_line: Some(limit),
-                skipped,
-                reconstructed,
-                agent_compactions: self.compactions.clone(),
-                warnings,
-            },
+            origin: self
+                .points()
+                .origin(at, limit, skipped, reconstructed, warnings),
         })
     }
 
     fn points(&self) -> jsonl::Points<'_> {
         jsonl::Points {
             source: &self.source,
+            format: NAME,
+            version: self.version.as_deref(),
             total_lines: self.total_lines,
             compactions: &self.compactions,
             what: "the transcript",

@@ -1,9 +1,11 @@
 //! JSON lines: which agent wrote a session transcript, and its lines as
 //! JSON objects, each with its line number.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value};
 
-use super::session::{AgentCompaction, At, Warning};
+use super::session::{AgentCompaction, At, Origin, Warning};
 use crate::error::{InputError, Source};
 
 /// The session transcripts we read.
@@ -120,7 +122,7 @@ pub(super) fn objects(
 
 /// One warning per unknown line type, `(type, (first line, count))`.
 pub(super) fn unknown_type_warnings(
-    unknown: std::collections::BTreeMap<String, (usize, usize)>,
+    unknown: BTreeMap<String, (usize, usize)>,
 ) -> impl Iterator<Item = Warning> {
     unknown.into_iter().map(|(k, (first, n))| {
         Warning::at(
@@ -132,15 +134,41 @@ pub(super) fn unknown_type_warnings(
 
 /// The points of a transcript a request can be read at: its lines, and
 /// the agent's compactions (`what` names the file in messages: "the
-/// transcript", "the rollout").
+/// transcript", "the rollout"); `format` and `version` go into the origin
+/// of a request read there.
 pub(super) struct Points<'a> {
     pub source: &'a Source,
+    pub format: &'static str,
+    pub version: Option<&'a str>,
     pub total_lines: usize,
     pub compactions: &'a [AgentCompaction],
     pub what: &'static str,
 }
 
 impl Points<'_> {
+    /// Where the request read at `at` (up to line `at_line`) came from, with
+    /// what reading it skipped, filled in and warned of.
+    pub fn origin(
+        &self,
+        at: At,
+        at_line: usize,
+        skipped: BTreeMap<String, usize>,
+        reconstructed: Vec<String>,
+        warnings: Vec<Warning>,
+    ) -> Origin {
+        Origin {
+            format: self.format.into(),
+            version: self.version.map(str::to_string),
+            lines: Some(self.total_lines),
+            at: Some(at.to_string()),
+            at_line: Some(at_line),
+            skipped,
+            reconstructed,
+            agent_compactions: self.compactions.to_vec(),
+            warnings,
+        }
+    }
+
     /// The last line number `at` reads.
     pub fn resolve(&self, at: At) -> Result<usize, InputError> {
         match at {

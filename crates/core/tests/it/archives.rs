@@ -15,6 +15,7 @@ use continuity_core::formats::{self, At, Document};
 use continuity_core::policy::RetentionPolicy;
 use continuity_core::transcript::{Format, Part, Role};
 use continuity_core::MissionKernel;
+use continuity_test_support::real_archives_or_skip;
 use serde_json::Value;
 
 /// (file under `tests/fixtures/` or `../shared/external/real-archives/`,
@@ -243,25 +244,6 @@ fn responses_requests_round_trip_exactly() {
         }
     }
     assert_eq!(seen, 12);
-}
-
-/// The real archives folder (`$CONTINUITY_EXTERNAL`, else
-/// `../shared/external/real-archives`), or `None` after one `skipped:` line.
-fn real_archives_or_skip(test: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os("CONTINUITY_EXTERNAL")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            continuity_test_support::repo().join("../shared/external/real-archives")
-        });
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    let _ = writeln!(
-        std::io::stderr(),
-        "skipped: {test} ({} not found)",
-        dir.display()
-    );
-    None
 }
 
 /// Every session transcript of the real archives, sorted.

@@ -3,7 +3,6 @@
 //! transcripts in `../shared/external/real-archives` (skipped, with one
 //! line, when absent); headroom in a replay of a long real session.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use continuity_core::compact::{compact, count_transcript, Inputs, Strategy};
@@ -15,6 +14,7 @@ use continuity_core::tokens::{relative_error, TokenCount};
 use continuity_core::{MissionKernel, RetentionPolicy};
 use continuity_models::agent::{self, Pair};
 use continuity_models::TokenCounter;
+use continuity_test_support::real_archives_or_skip;
 
 #[test]
 fn o200k_counts_known_strings_exactly() {
@@ -36,23 +36,6 @@ fn o200k_counts_known_strings_exactly() {
     let smol = TokenCounter::default_tokenizer().unwrap();
     let hex = "sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
     assert!(smol.count(hex).unwrap() > o.count(hex).unwrap());
-}
-
-fn real_archives_or_skip(test: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os("CONTINUITY_EXTERNAL")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            continuity_test_support::repo().join("../shared/external/real-archives")
-        });
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    let _ = writeln!(
-        std::io::stderr(),
-        "skipped: {test} ({} not found)",
-        dir.display()
-    );
-    None
 }
 
 fn open(path: &Path) -> Document {

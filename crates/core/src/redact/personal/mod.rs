@@ -114,6 +114,16 @@ pub fn normalise_key(key: &str) -> String {
     out
 }
 
+/// What one scanner finds in `text`, as (kind, value) pairs, for its tests.
+#[cfg(test)]
+fn kinds_and_values(text: &str, scan: fn(&str, &mut Vec<Finding>)) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    scan(text, &mut out);
+    out.iter()
+        .map(|f| (f.kind, &text[f.start..f.end]))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

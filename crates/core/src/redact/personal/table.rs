@@ -103,11 +103,7 @@ mod tests {
     use super::*;
 
     fn found(text: &str) -> Vec<(&str, &str)> {
-        let mut out = Vec::new();
-        scan(text, &mut out);
-        out.iter()
-            .map(|f| (f.kind, &text[f.start..f.end]))
-            .collect()
+        super::super::kinds_and_values(text, scan)
     }
 
     #[test]
