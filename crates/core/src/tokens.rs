@@ -7,6 +7,11 @@ use crate::error::Error;
 /// Anything that counts tokens; the pipeline only needs this.
 pub trait TokenCount {
     fn count(&self, text: &str) -> Result<usize, Error>;
+    /// Each text's count, in order. A tokenizer-backed counter counts them
+    /// in parallel: a long transcript is most of a compaction's time.
+    fn count_each(&self, texts: &[&str]) -> Result<Vec<usize>, Error> {
+        texts.iter().map(|t| self.count(t)).collect()
+    }
     /// A short name for reports.
     fn name(&self) -> &str;
 }
@@ -35,6 +40,28 @@ impl TokenCount for CachedCount<'_> {
         let n = self.inner.count(text)?;
         self.cache.borrow_mut().insert(text.to_string(), n);
         Ok(n)
+    }
+
+    /// The texts not counted yet go to the inner counter together.
+    fn count_each(&self, texts: &[&str]) -> Result<Vec<usize>, Error> {
+        let missing: Vec<&str> = {
+            let cache = self.cache.borrow();
+            let mut seen = std::collections::HashSet::new();
+            texts
+                .iter()
+                .copied()
+                .filter(|t| !cache.contains_key(*t) && seen.insert(*t))
+                .collect()
+        };
+        let counted = self.inner.count_each(&missing)?;
+        let mut cache = self.cache.borrow_mut();
+        for (text, n) in missing.iter().zip(counted) {
+            cache.insert(text.to_string(), n);
+        }
+        Ok(texts
+            .iter()
+            .map(|t| cache.get(*t).copied().unwrap_or(0))
+            .collect())
     }
 
     fn name(&self) -> &str {
@@ -139,5 +166,27 @@ mod tests {
         assert!(fit(&[]).is_none());
         let o = fit_offset(&[(100.0, 150.0), (200.0, 230.0)]).unwrap();
         assert_eq!((o.factor, o.offset), (1.0, 40.0));
+    }
+
+    /// Words, counting which texts it was asked for.
+    struct Tally(std::cell::RefCell<Vec<String>>);
+    impl TokenCount for Tally {
+        fn count(&self, text: &str) -> Result<usize, Error> {
+            self.0.borrow_mut().push(text.to_string());
+            Ok(text.split_whitespace().count())
+        }
+        fn name(&self) -> &str {
+            "tally"
+        }
+    }
+
+    #[test]
+    fn counting_many_at_once_counts_each_distinct_text_once_in_order() {
+        let inner = Tally(Default::default());
+        let cached = CachedCount::new(&inner);
+        assert_eq!(cached.count("a b").unwrap(), 2);
+        let counts = cached.count_each(&["one", "a b", "x y z", "one"]).unwrap();
+        assert_eq!(counts, [1, 2, 3, 1]);
+        assert_eq!(*inner.0.borrow(), ["a b", "one", "x y z"]);
     }
 }

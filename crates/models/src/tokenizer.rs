@@ -22,6 +22,41 @@ pub struct TokenCounter {
     backend: Backend,
     name: String,
     pub sha256: String,
+    /// Counts already made: one compaction counts the same parts for the
+    /// calibration, the budget and the side-by-side, and a live
+    /// conversation sends the same prefix every turn.
+    memo: Memo,
+}
+
+/// Counts by text, emptied when its texts pass [`MEMO_BYTES`] so a
+/// long-running proxy stays bounded.
+#[derive(Default)]
+struct Memo(std::sync::Mutex<MemoCounts>);
+
+#[derive(Default)]
+struct MemoCounts {
+    counts: std::collections::HashMap<String, usize>,
+    bytes: usize,
+}
+
+/// The most text the memo holds before it starts again.
+const MEMO_BYTES: usize = 64 << 20;
+
+impl Memo {
+    fn get(&self, text: &str) -> Option<usize> {
+        self.0.lock().ok()?.counts.get(text).copied()
+    }
+
+    fn put(&self, text: &str, n: usize) {
+        let Ok(mut memo) = self.0.lock() else {
+            return;
+        };
+        if memo.bytes + text.len() > MEMO_BYTES {
+            *memo = MemoCounts::default();
+        }
+        memo.bytes += text.len();
+        memo.counts.insert(text.to_string(), n);
+    }
 }
 
 enum Backend {
@@ -53,6 +88,7 @@ impl TokenCounter {
             backend: Backend::O200k(o200k().map_err(Error::Tokenizer)?),
             name: O200K_NAME.into(),
             sha256: String::new(),
+            memo: Memo::default(),
         })
     }
 
@@ -62,6 +98,8 @@ impl TokenCounter {
             sha256: self.sha256.clone(),
             backend: Backend::Scaled(Box::new(self), factor),
             name,
+            // The inner counter memoizes; the scaling is a multiplication.
+            memo: Memo::default(),
         }
     }
 
@@ -136,6 +174,7 @@ impl TokenCounter {
             backend: Backend::Hf(Box::new(tokenizer)),
             name: name.to_string(),
             sha256: sha256_hex(bytes),
+            memo: Memo::default(),
         })
     }
 
@@ -147,6 +186,7 @@ impl TokenCounter {
             backend: Backend::Hf(Box::new(tokenizer)),
             name: name.to_string(),
             sha256: String::new(),
+            memo: Memo::default(),
         }
     }
 }
@@ -157,18 +197,36 @@ impl TokenCount for TokenCounter {
             return Ok(0);
         }
         // No special tokens: we count the text itself, not a chat template.
-        match &self.backend {
-            Backend::Hf(t) => t
-                .encode(text, false)
-                .map(|e| e.len())
-                .map_err(|e| Error::Tokenizer(e.to_string())),
-            Backend::O200k(bpe) => Ok(bpe.encode_ordinary(text).len()),
+        let n = match &self.backend {
+            Backend::Hf(t) => {
+                if let Some(n) = self.memo.get(text) {
+                    return Ok(n);
+                }
+                t.encode(text, false)
+                    .map(|e| e.len())
+                    .map_err(|e| Error::Tokenizer(e.to_string()))?
+            }
+            Backend::O200k(bpe) => {
+                if let Some(n) = self.memo.get(text) {
+                    return Ok(n);
+                }
+                bpe.encode_ordinary(text).len()
+            }
             // Up, not to the nearest: the budget sums the counts of many
             // parts, and rounding each down would let the whole overshoot.
             Backend::Scaled(inner, factor) => {
-                Ok((inner.count(text)? as f64 * factor).ceil() as usize)
+                return Ok((inner.count(text)? as f64 * factor).ceil() as usize);
             }
-        }
+        };
+        self.memo.put(text, n);
+        Ok(n)
+    }
+
+    /// In parallel: tokenizing is a compaction's largest cost, and each
+    /// text's count is independent of the others.
+    fn count_each(&self, texts: &[&str]) -> Result<Vec<usize>, Error> {
+        use rayon::prelude::*;
+        texts.par_iter().map(|t| self.count(t)).collect()
     }
 
     fn name(&self) -> &str {

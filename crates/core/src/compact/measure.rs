@@ -51,11 +51,10 @@ pub fn fixed_tokens(t: &Transcript, tokens: &dyn TokenCount) -> Result<usize> {
 /// Tokens of a whole request: its fixed segments and every part, each
 /// counted as the model-visible text of its segment.
 pub fn count_transcript(t: &Transcript, tokens: &dyn TokenCount) -> Result<usize> {
-    let mut n = fixed_tokens(t, tokens)?;
-    for (_, p) in t.parts() {
-        n += tokens.count(&p.part.visible_text())?;
-    }
-    Ok(n)
+    let texts: Vec<String> = t.parts().map(|(_, p)| p.part.visible_text()).collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let parts: usize = tokens.count_each(&texts)?.iter().sum();
+    Ok(fixed_tokens(t, tokens)? + parts)
 }
 
 /// The request measured before and after, and the two rules.

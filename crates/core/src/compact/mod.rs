@@ -437,10 +437,12 @@ fn summarizer_report(
             .collect::<Vec<_>>()
             .join("\n")
     };
+    let (items, full) = (joined(&input.items), joined(&input.full));
+    let counts = tokens.count_each(&[&items, &full])?;
     Ok(SummarizerReport {
         name: summary.summarizer.clone(),
-        input_tokens: tokens.count(&joined(&input.items))?,
-        full_input_tokens: tokens.count(&joined(&input.full))?,
+        input_tokens: counts[0],
+        full_input_tokens: counts[1],
         words: summary.words,
         capped: summary.capped,
         latency_ms: summary.latency_ms,

@@ -198,6 +198,10 @@ pub struct Redactor {
     carried_in: Vec<carry::CarriedValue>,
     /// Kinds and fields the policy lets through.
     allow: allow::Allow,
+    /// What the personal-data scan found in each text: every text is
+    /// scanned to collect and again to replace, and a side-by-side redacts
+    /// the same transcript twice.
+    personal_scans: personal_values::Scans,
 }
 
 impl Redactor {
@@ -242,6 +246,7 @@ impl Redactor {
             carried: carry::Carried::default(),
             carried_in: Vec::new(),
             allow: allow::Allow::new(rules),
+            personal_scans: Default::default(),
         })
     }
 

@@ -3,10 +3,38 @@
 //! replaced, so that the same value is withheld wherever it appears again,
 //! and replacing it in text and in structured fields.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
-use super::personal::{self, NAME};
+use super::personal::{self, Finding, NAME};
 use super::{is_withheld, replace_spans, scalar_text, Redaction, Redactor};
+
+/// The personal-data scan's findings by text, emptied when its texts pass
+/// [`SCANS_BYTES`] (a scan is a pure function of the text).
+#[derive(Default)]
+pub(super) struct Scans {
+    found: HashMap<String, Vec<Finding>>,
+    bytes: usize,
+}
+
+/// The most text [`Scans`] holds before it starts again.
+const SCANS_BYTES: usize = 64 << 20;
+
+impl Scans {
+    fn scan(&mut self, text: &str) -> Vec<Finding> {
+        if let Some(found) = self.found.get(text) {
+            return found.clone();
+        }
+        let found = personal::scan(text);
+        if self.bytes + text.len() > SCANS_BYTES {
+            *self = Scans::default();
+        }
+        self.bytes += text.len();
+        self.found.insert(text.to_string(), found.clone());
+        found
+    }
+}
 
 impl Redactor {
     /// The placeholder of a personal value found by shape, context or key
@@ -20,7 +48,7 @@ impl Redactor {
 
     /// Pass 1: every personal value in `text`, remembered.
     pub(super) fn collect_personal_in(&mut self, text: &str) {
-        for f in personal::scan(text) {
+        for f in self.personal_scans.scan(text) {
             self.remember_personal(&text[f.start..f.end], f.kind, None);
         }
     }
@@ -53,7 +81,7 @@ impl Redactor {
         item: &str,
         log: &mut Vec<Redaction>,
     ) -> String {
-        let found = personal::scan(text);
+        let found = self.personal_scans.scan(text);
         if found.is_empty() {
             return text.to_string();
         }

@@ -31,6 +31,27 @@ fn the_bundled_tokenizer_counts_what_llama_cpp_tokenizes() {
     }
 }
 
+/// Counting all at once (in parallel) and again (from the memo) gives
+/// llama.cpp's counts, in order, for every backend.
+#[test]
+fn counts_made_together_or_again_are_the_counts_made_alone() {
+    let path = continuity_test_support::repo().join("tests/fixtures/tokenizer/smollm2-135m.json");
+    let fx: Fixture = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let texts: Vec<&str> = fx.cases.iter().map(|c| c.text.as_str()).collect();
+    let expected: Vec<usize> = fx.cases.iter().map(|c| c.ids.len()).collect();
+    let counter = TokenCounter::default_tokenizer().unwrap();
+    assert_eq!(counter.count_each(&texts).unwrap(), expected);
+    assert_eq!(counter.count_each(&texts).unwrap(), expected, "memoized");
+    let scaled = TokenCounter::default_tokenizer()
+        .unwrap()
+        .scaled(2.0, "x2".into());
+    let doubled: Vec<usize> = expected.iter().map(|n| n * 2).collect();
+    assert_eq!(scaled.count_each(&texts).unwrap(), doubled);
+    let o200k = TokenCounter::o200k_base().unwrap();
+    let alone: Vec<usize> = texts.iter().map(|t| o200k.count(t).unwrap()).collect();
+    assert_eq!(o200k.count_each(&texts).unwrap(), alone);
+}
+
 #[test]
 fn a_bad_tokenizer_file_is_an_input_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
