@@ -165,15 +165,15 @@ fn compare_with_agent(
         return Ok(None);
     };
     let agent = doc.read(At::Line(c.after_line))?.transcript;
-    let (before, _) = redactor.redact_transcript(&read.transcript);
+    let before = &ours.redacted_input;
     let (agent, _) = redactor.redact_transcript(&agent);
-    let side = side_by_side::side_by_side(c, &before, &agent, &ours.request, tokens)?;
+    let side = side_by_side::side_by_side(c, before, &agent, &ours.request, tokens)?;
     let key = match keyed {
         Some(k) => Some(KeyedPair::judge(
             &mut k.evaluator,
             &k.judge,
             &k.key,
-            &before,
+            before,
             &agent,
             &ours.request,
         )?),

@@ -106,6 +106,9 @@ pub struct Compaction {
     pub redactions: Vec<Redaction>,
     /// The verified policy pin of this rebuild (written as policy_pin.json).
     pub pin: PolicyPin,
+    /// The input as the pipeline saw it, redacted: what a side-by-side
+    /// compares against, without redacting it again.
+    pub redacted_input: Transcript,
 }
 
 pub struct Inputs<'a> {
@@ -170,7 +173,7 @@ pub fn compact_pinned(
         withheld: redactor.carry(),
         let_through: redactor.let_through(),
     };
-    finish(inputs, ctx, &t, built, redacted, tokens, target)
+    finish(inputs, ctx, t, built, redacted, tokens, target)
 }
 
 /// What the redactor did in one compaction.
@@ -328,12 +331,14 @@ fn give_back(
 fn finish(
     inputs: &Inputs<'_>,
     ctx: &PinContext,
-    t: &Transcript,
+    t: Transcript,
     built: Built,
     redacted: Redacted,
     tokens: &dyn TokenCount,
     target: usize,
 ) -> Result<Compaction> {
+    let input_transcript = t;
+    let t = &input_transcript;
     let Built {
         retained: r,
         input,
@@ -393,6 +398,7 @@ fn finish(
         summary: summary.text,
         redactions: all_redactions,
         pin,
+        redacted_input: input_transcript,
     })
 }
 
