@@ -123,7 +123,11 @@ fn main() {
             "a conversation of {} tokens (smollm2-135m), trigger 120000, extractive summarizer",
             tokens(&first)
         );
-        send(&proxy, &serde_json::to_vec(&conversation(samples, rounds)).unwrap()).await;
+        send(
+            &proxy,
+            &serde_json::to_vec(&conversation(samples, rounds)).unwrap(),
+        )
+        .await;
         let mut added = Vec::new();
         for sample in 0..samples {
             let body = serde_json::to_vec(&conversation(sample, rounds)).unwrap();
