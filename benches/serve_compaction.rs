@@ -11,6 +11,9 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "serve_common.rs"]
+mod serve_common;
+
 use std::time::{Duration, Instant};
 
 use axum::response::IntoResponse;
@@ -26,13 +29,6 @@ async fn upstream() -> impl IntoResponse {
         "usage": {"input_tokens": 1, "output_tokens": 1}
     });
     ([("content-type", "application/json")], reply.to_string())
-}
-
-async fn listen(router: axum::Router) -> String {
-    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = l.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(l, router).await.unwrap() });
-    format!("http://{addr}")
 }
 
 /// One round of a coding session: the agent runs a test command and reads
@@ -99,10 +95,7 @@ async fn send(base: &str, body: &[u8]) -> Duration {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
+    let args = serve_common::numeric_args();
     let samples = args.first().copied().unwrap_or(5).max(1);
     let rounds = args.get(1).copied().unwrap_or(160);
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -110,14 +103,12 @@ fn main() {
         .build()
         .unwrap();
     rt.block_on(async {
-        let up = listen(axum::Router::new().fallback(upstream)).await;
+        let up = serve_common::listen(axum::Router::new().fallback(upstream)).await;
         let dir = tempfile::tempdir().unwrap();
-        let mut cfg = continuity_serve::Config::new(dir.path().to_path_buf()).unwrap();
-        cfg.anthropic_upstream = up.clone();
-        cfg.openai_upstream = up.clone();
-        cfg.policy.compaction.trigger_tokens = 120_000;
-        let app = continuity_serve::App::new(cfg).unwrap();
-        let proxy = listen(continuity_serve::router(app)).await;
+        let proxy = serve_common::proxy_to(&up, dir.path(), |cfg| {
+            cfg.policy.compaction.trigger_tokens = 120_000;
+        })
+        .await;
         let first = conversation(0, rounds);
         println!(
             "a conversation of {} tokens (smollm2-135m), trigger 120000, extractive summarizer",

@@ -8,6 +8,9 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "serve_common.rs"]
+mod serve_common;
+
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -27,13 +30,6 @@ async fn upstream() -> impl IntoResponse {
         [("content-type", "text/event-stream")],
         Body::from_stream(events),
     )
-}
-
-async fn listen(router: axum::Router) -> String {
-    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = l.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(l, router).await.unwrap() });
-    format!("http://{addr}")
 }
 
 const BODY: &str = r#"{"model":"claude-sonnet-4-5","max_tokens":64,"stream":true,"messages":[{"role":"user","content":"hello"}]}"#;
@@ -74,10 +70,7 @@ fn pct(v: &[Duration], p: f64) -> Duration {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
+    let args = serve_common::numeric_args();
     let streams = args.first().copied().unwrap_or(50);
     let rounds = args.get(1).copied().unwrap_or(20);
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -85,13 +78,9 @@ fn main() {
         .build()
         .unwrap();
     rt.block_on(async {
-        let up = listen(axum::Router::new().fallback(upstream)).await;
+        let up = serve_common::listen(axum::Router::new().fallback(upstream)).await;
         let dir = tempfile::tempdir().unwrap();
-        let mut cfg = continuity_serve::Config::new(dir.path().to_path_buf()).unwrap();
-        cfg.anthropic_upstream = up.clone();
-        cfg.openai_upstream = up.clone();
-        let app = continuity_serve::App::new(cfg).unwrap();
-        let proxy = listen(continuity_serve::router(app)).await;
+        let proxy = serve_common::proxy_to(&up, dir.path(), |_| {}).await;
         run(&up, streams, 2).await; // warm up
         run(&proxy, streams, 2).await;
         let direct = run(&up, streams, rounds).await;
