@@ -31,6 +31,9 @@ pub struct Config {
     /// Compute the compaction, write what would have been sent, send the
     /// original.
     pub inspect: bool,
+    /// Hold back the tool calls in answers that the kernel does not allow
+    /// (each becomes a text notice); off, verdicts are only recorded.
+    pub block_tool_calls: bool,
     /// Summarizer name for `continuity_models::by_name`.
     pub summarizer: String,
     /// Conversations kept in memory; the least recently used idle one is
@@ -53,6 +56,7 @@ impl Config {
             kernel: MissionKernel::session(chrono::Utc::now())?,
             policy: RetentionPolicy::default(),
             inspect: false,
+            block_tool_calls: false,
             summarizer: "extractive".into(),
             open_conversations: crate::store::OPEN_CONVERSATIONS,
         })

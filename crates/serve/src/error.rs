@@ -30,6 +30,8 @@ pub enum ServeError {
     Core(#[from] continuity_core::error::Error),
     #[error("json: {0}")]
     Json(#[from] serde_json::Error),
+    #[error("--block-tool-calls needs a kernel with rules (--kernel K.toml with prohibitions or conditions): the session's own mission has none")]
+    NoRules,
     #[error("compaction task: {0}")]
     Task(String),
 }

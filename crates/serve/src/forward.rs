@@ -9,7 +9,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 
 use crate::config::BYPASS_HEADER;
-use crate::usage::{Log, Record, Tapped};
+use crate::usage::{Log, Record, Tap, Tapped};
 
 /// Per-hop headers (RFC 9110 §7.6.1), the ones the client set for us, and
 /// the length, which the client for the new hop sets from the body.
@@ -84,21 +84,22 @@ pub async fn reason(resp: reqwest::Response) -> String {
 }
 
 /// The upstream's answer, streamed to the client as it arrives.
-pub fn respond(resp: reqwest::Response, mut record: Record, log: std::sync::Arc<Log>) -> Response {
+pub fn respond(resp: reqwest::Response, mut record: Record, mut tap: Tap) -> Response {
     let status = resp.status();
     record.status = status.as_u16();
+    tap.block &= status.is_success() && tap.gate.as_ref().is_some_and(|g| g.block);
     let sse = resp
         .headers()
         .get("content-type")
         .and_then(|v| v.to_str().ok())
         .is_some_and(|ct| ct.starts_with("text/event-stream"));
     let mut headers = HeaderMap::with_capacity(resp.headers().len());
-    // The length stays: the body passes unchanged.
-    let keep = |k: &HeaderName| forwarded(k) || k == "content-length";
+    // The length stays unless blocking may rewrite the body.
+    let keep = |k: &HeaderName| forwarded(k) || (k == "content-length" && !tap.block);
     for (k, v) in resp.headers().iter().filter(|(k, _)| keep(k)) {
         headers.append(k.clone(), v.clone());
     }
-    let body = Tapped::new(Box::pin(resp.bytes_stream()), sse, record, log);
+    let body = Tapped::new(Box::pin(resp.bytes_stream()), sse, record, tap);
     (status, headers, Body::from_stream(body)).into_response()
 }
 

@@ -6,9 +6,12 @@
 //! and later turns reuse the compacted prefix so the provider's prompt
 //! cache keeps hitting. See docs/live.md.
 
+pub mod calls;
 pub mod config;
 pub mod error;
 pub mod forward;
+pub mod gate;
+pub mod hold;
 pub mod request;
 pub mod rewrite;
 pub mod server;

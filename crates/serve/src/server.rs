@@ -15,10 +15,11 @@ use tokio::net::TcpListener;
 use crate::config::{Config, BYPASS_HEADER};
 use crate::error::{Result, ServeError};
 use crate::forward;
+use crate::gate::Gate;
 use crate::request::{self, Endpoint};
 use crate::rewrite::{Action, Engine, Prepared};
 use crate::store::{Shared, Store};
-use crate::usage::{Log, Record};
+use crate::usage::{Log, Record, Tap};
 
 /// Bodies up to this size are read (a long session with images).
 const MAX_BODY: usize = 512 << 20;
@@ -30,6 +31,8 @@ pub struct App {
     store: Arc<Store>,
     client: reqwest::Client,
     log: Arc<Log>,
+    /// The kernel's preflight of answers' tool calls (a kernel with rules).
+    gate: Option<Arc<Gate>>,
 }
 
 impl App {
@@ -41,12 +44,34 @@ impl App {
             .connect_timeout(std::time::Duration::from_secs(30))
             .build()
             .map_err(|e| ServeError::Client(e.to_string()))?;
+        let redactor = continuity_core::redact::Redactor::new(&cfg.policy.personal_data)?;
+        let gate = Gate::new(
+            &cfg.kernel,
+            cfg.block_tool_calls,
+            cfg.data_dir.clone(),
+            redactor,
+        );
+        if cfg.block_tool_calls && gate.is_none() {
+            return Err(ServeError::NoRules);
+        }
         Ok(App {
+            gate: gate.map(Arc::new),
             store: Arc::new(Store::new(&cfg.data_dir, cfg.open_conversations)),
             log: Arc::new(Log::new(cfg.data_dir.join("log.jsonl"))),
             engine: Arc::new(Engine::new(Arc::new(cfg))?),
             client,
         })
+    }
+
+    /// Where the answer to a request goes besides the client: the log and,
+    /// unless the request was bypassed, the gate's blocking.
+    fn tap(&self, ep: Endpoint, action: Action) -> Tap {
+        Tap {
+            log: self.log.clone(),
+            ep,
+            gate: self.gate.clone(),
+            block: action != Action::Bypass,
+        }
     }
 
     /// The upstream URL: Anthropic's for its endpoints and for any other
@@ -132,7 +157,7 @@ async fn other(State(app): State<App>, req: Request) -> Response {
         .headers(forward::request_headers(&parts.headers))
         .body(reqwest::Body::wrap_stream(body.into_data_stream()));
     match upstream.send().await {
-        Ok(resp) => forward::respond(resp, record, app.log.clone()),
+        Ok(resp) => forward::respond(resp, record, Tap::new(app.log.clone(), Endpoint::Other)),
         Err(e) => forward::unreachable(&e, record, &app.log),
     }
 }
@@ -147,7 +172,7 @@ async fn handle(app: App, ep: Endpoint, m: Method, u: Uri, h: HeaderMap, body: B
     record.compaction = prepared.compaction;
     let rewritten = prepared.body.and_then(|v| serde_json::to_vec(&v).ok());
     let Some(rewritten) = rewritten else {
-        return send(&app, &m, &url, &h, body, record).await;
+        return send(&app, ep, &m, &url, &h, body, record).await;
     };
     let rewritten = Bytes::from(rewritten);
     record.bytes_sent = rewritten.len();
@@ -156,7 +181,8 @@ async fn handle(app: App, ep: Endpoint, m: Method, u: Uri, h: HeaderMap, body: B
         Err(e) => return forward::unreachable(&e, record, &app.log),
     };
     if !forward::rejected(resp.status()) {
-        return forward::respond(resp, record, app.log.clone());
+        let tap = app.tap(ep, record.action);
+        return forward::respond(resp, record, tap);
     }
     let why = format!(
         "upstream refused the rewritten request ({}): {}",
@@ -171,12 +197,13 @@ async fn handle(app: App, ep: Endpoint, m: Method, u: Uri, h: HeaderMap, body: B
     }
     record.action = Action::Fallback;
     record.note = Some(why);
-    send(&app, &m, &url, &h, body, record).await
+    send(&app, ep, &m, &url, &h, body, record).await
 }
 
 /// The client's bytes, upstream as they came.
 async fn send(
     app: &App,
+    ep: Endpoint,
     m: &Method,
     url: &str,
     h: &HeaderMap,
@@ -184,8 +211,9 @@ async fn send(
     mut record: Record,
 ) -> Response {
     record.bytes_sent = body.len();
+    let tap = app.tap(ep, record.action);
     match forward::send(&app.client, m, url, h, body).await {
-        Ok(resp) => forward::respond(resp, record, app.log.clone()),
+        Ok(resp) => forward::respond(resp, record, tap),
         Err(e) => forward::unreachable(&e, record, &app.log),
     }
 }
@@ -248,6 +276,7 @@ impl Record {
             compaction: None,
             provider: None,
             cut: false,
+            tool_calls: Vec::new(),
         }
     }
 }

@@ -1,10 +1,11 @@
-//! The provider's usage figures, read off the response as it streams past
-//! (a copy of each chunk is scanned; nothing waits on it), and the log
-//! line each request ends with.
+//! The provider's usage figures and tool calls, read off the response as
+//! it streams past (a copy of each chunk is scanned; nothing waits on it
+//! unless blocking holds a call back, see `hold`), and the log line each
+//! request ends with.
 
 use std::path::PathBuf;
 use std::pin::Pin;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
@@ -12,10 +13,17 @@ use futures_util::Stream;
 use serde::Serialize;
 use serde_json::Value;
 
+use continuity_core::governance::preflight::ToolCall;
+
+use crate::calls::CallReader;
+use crate::gate::{Checked, Gate};
+use crate::hold::Holder;
+use crate::request::Endpoint;
 use crate::rewrite::{Action, Figures, Ours};
 
-/// A JSON body is kept aside up to this size to read its usage.
-const MAX_KEPT: usize = 16 << 20;
+/// A JSON body is kept aside up to this size to read its usage (and held
+/// whole up to it to block a call).
+pub const MAX_KEPT: usize = 16 << 20;
 
 /// The provider's figures for one request. `input_total` is every input
 /// token it billed: Anthropic's input plus both cache counts, OpenAI's
@@ -91,19 +99,23 @@ impl Usage {
 
 /// Reads usage off a response body chunk by chunk: server-sent events line
 /// by line, any other body kept aside (up to a cap) and read at the end.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Sniffer {
     sse: bool,
     pending: Vec<u8>,
     overflow: bool,
     pub usage: Usage,
+    calls: CallReader,
 }
 
 impl Sniffer {
-    pub fn new(sse: bool) -> Self {
+    pub fn new(sse: bool, ep: Endpoint) -> Self {
         Sniffer {
             sse,
-            ..Sniffer::default()
+            pending: Vec::new(),
+            overflow: false,
+            usage: Usage::default(),
+            calls: CallReader::new(ep),
         }
     }
 
@@ -130,17 +142,20 @@ impl Sniffer {
         };
         if let Ok(v) = serde_json::from_slice::<Value>(data.trim_ascii()) {
             self.usage.scan(&v);
+            self.calls.event(&v);
         }
     }
 
-    pub fn finish(&mut self) -> Usage {
+    /// The usage and the tool calls read.
+    pub fn finish(&mut self) -> (Usage, Vec<ToolCall>) {
         let rest = std::mem::take(&mut self.pending);
         if self.sse {
             self.line(&rest);
         } else if let Ok(v) = serde_json::from_slice::<Value>(&rest) {
             self.usage.scan(&v);
+            self.calls.body(&v);
         }
-        std::mem::take(&mut self.usage)
+        (std::mem::take(&mut self.usage), self.calls.finish())
     }
 }
 
@@ -167,6 +182,9 @@ pub struct Record {
     /// The response ended before the upstream's did (the client left).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub cut: bool,
+    /// The kernel's verdict on each tool call in the answer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<Checked>,
 }
 
 /// `log.jsonl` under the data dir, written a line at a time.
@@ -196,32 +214,120 @@ impl Log {
 
 pub type BodyStream = Pin<Box<dyn Stream<Item = Result<Bytes, reqwest::Error>> + Send>>;
 
-/// The upstream's body as it arrives, each chunk passed on at once and
-/// scanned for usage; the log line is written when it ends (or the client
-/// goes away).
+/// Where an answer goes besides the client: the log, and the gate.
+#[derive(Clone)]
+pub struct Tap {
+    pub log: Arc<Log>,
+    pub ep: Endpoint,
+    pub gate: Option<Arc<Gate>>,
+    /// Hold back blocked calls (the gate blocks, the answer is a success,
+    /// and the request was not bypassed).
+    pub block: bool,
+}
+
+impl Tap {
+    pub fn new(log: Arc<Log>, ep: Endpoint) -> Self {
+        Tap {
+            log,
+            ep,
+            gate: None,
+            block: false,
+        }
+    }
+}
+
+/// How chunks reach the client.
+enum Pass {
+    /// As they arrive.
+    AsIs,
+    /// Event by event, a tool call's held until it is judged.
+    Held(Holder),
+    /// At the end, a whole JSON answer with its blocked calls rewritten.
+    Whole(Vec<u8>),
+}
+
+/// The upstream's body as it arrives, each chunk passed on at once (or as
+/// `Pass` says) and scanned for usage and tool calls; the log line and the
+/// verdicts are written when it ends (or the client goes away).
 pub struct Tapped {
     inner: BodyStream,
     sniffer: Sniffer,
     record: Option<Record>,
-    log: std::sync::Arc<Log>,
+    tap: Tap,
+    pass: Pass,
+    ended: bool,
 }
 
 impl Tapped {
-    pub fn new(inner: BodyStream, sse: bool, record: Record, log: std::sync::Arc<Log>) -> Self {
+    pub fn new(inner: BodyStream, sse: bool, record: Record, tap: Tap) -> Self {
+        let pass = match &tap.gate {
+            Some(g) if tap.block && sse => Pass::Held(Holder::new(tap.ep, g.clone())),
+            Some(_) if tap.block => Pass::Whole(Vec::new()),
+            _ => Pass::AsIs,
+        };
         Tapped {
             inner,
-            sniffer: Sniffer::new(sse),
+            sniffer: Sniffer::new(sse, tap.ep),
             record: Some(record),
-            log,
+            tap,
+            pass,
+            ended: false,
         }
     }
 
     fn close(&mut self, cut: bool) {
-        if let Some(mut r) = self.record.take() {
-            let usage = self.sniffer.finish();
-            r.provider = (usage != Usage::default()).then_some(usage);
-            r.cut = cut;
-            self.log.write(&r);
+        let Some(mut r) = self.record.take() else {
+            return;
+        };
+        let (usage, calls) = self.sniffer.finish();
+        r.provider = (usage != Usage::default()).then_some(usage);
+        r.cut = cut;
+        if let Some(gate) = &self.tap.gate {
+            let blocking = !matches!(self.pass, Pass::AsIs);
+            r.tool_calls = gate.checked(&calls, blocking);
+            if let Err(e) = gate.record(r.conversation.as_deref(), &r.tool_calls) {
+                eprintln!("continuity serve: ledger: {e}");
+            }
+        }
+        self.tap.log.write(&r);
+    }
+
+    /// What to pass on of `chunk` now.
+    fn pass(&mut self, chunk: Bytes) -> Option<Bytes> {
+        match &mut self.pass {
+            Pass::AsIs => Some(chunk),
+            Pass::Held(h) => Some(Bytes::from(h.feed(&chunk))).filter(|b| !b.is_empty()),
+            Pass::Whole(kept) => {
+                kept.extend_from_slice(&chunk);
+                if kept.len() <= MAX_KEPT {
+                    return None;
+                }
+                // Too large to hold: passed on as it comes, unblocked.
+                let kept = std::mem::take(kept);
+                self.pass = Pass::AsIs;
+                Some(Bytes::from(kept))
+            }
+        }
+    }
+
+    /// What is left to pass on when the upstream's body has ended.
+    fn rest(&mut self) -> Bytes {
+        let (Some(gate), pass) = (&self.tap.gate, &mut self.pass) else {
+            return Bytes::new();
+        };
+        match pass {
+            Pass::AsIs => Bytes::new(),
+            Pass::Held(h) => Bytes::from(h.finish()),
+            Pass::Whole(kept) => {
+                let kept = std::mem::take(kept);
+                let Ok(mut v) = serde_json::from_slice::<Value>(&kept) else {
+                    return Bytes::from(kept);
+                };
+                if !gate.rewrite_body(self.tap.ep, &mut v) {
+                    return Bytes::from(kept);
+                }
+                Bytes::from(serde_json::to_vec(&v).unwrap_or(kept))
+            }
         }
     }
 }
@@ -230,17 +336,31 @@ impl Stream for Tapped {
     type Item = Result<Bytes, reqwest::Error>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        let polled = self.inner.as_mut().poll_next(cx);
-        match &polled {
-            Poll::Ready(Some(Ok(chunk))) => {
-                let chunk = chunk.clone();
-                self.sniffer.feed(&chunk);
+        loop {
+            if self.ended {
+                return Poll::Ready(None);
             }
-            Poll::Ready(Some(Err(_))) => self.close(true),
-            Poll::Ready(None) => self.close(false),
-            Poll::Pending => {}
+            match self.inner.as_mut().poll_next(cx) {
+                Poll::Ready(Some(Ok(chunk))) => {
+                    self.sniffer.feed(&chunk);
+                    if let Some(out) = self.pass(chunk) {
+                        return Poll::Ready(Some(Ok(out)));
+                    }
+                }
+                Poll::Ready(Some(Err(e))) => {
+                    self.close(true);
+                    self.ended = true;
+                    return Poll::Ready(Some(Err(e)));
+                }
+                Poll::Ready(None) => {
+                    let rest = self.rest();
+                    self.close(false);
+                    self.ended = true;
+                    return Poll::Ready((!rest.is_empty()).then_some(Ok(rest)));
+                }
+                Poll::Pending => return Poll::Pending,
+            }
         }
-        polled
     }
 }
 

@@ -51,6 +51,11 @@ pub struct Args {
     /// DIR/inspect; send the original
     #[arg(long)]
     inspect: bool,
+    /// Hold back the tool calls in answers that the kernel does not allow,
+    /// each replaced by a text notice naming the rule (needs --kernel);
+    /// without it every call's verdict is only recorded
+    #[arg(long, requires = "kernel")]
+    block_tool_calls: bool,
     /// Keep at most N conversations in memory; the least recently used idle
     /// one is read back from its state on disk when it returns
     #[arg(long, value_name = "N", default_value_t = continuity_serve::store::OPEN_CONVERSATIONS, value_parser = at_least_one)]
@@ -75,6 +80,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             cfg.data_dir.display(),
             if cfg.inspect { " (inspect: originals are sent)" } else { "" },
         );
+        if !cfg.kernel.constraints().is_empty() {
+            let what = if cfg.block_tool_calls { "those not allowed are held back" } else { "verdicts recorded" };
+            eprintln!(
+                "  tool calls in answers: checked against kernel {} v{} ({what})",
+                cfg.kernel.id, cfg.kernel.version
+            );
+        }
         let app = App::new(cfg)?;
         continuity_serve::serve(app, listener, async {
             let _ = tokio::signal::ctrl_c().await;
@@ -92,6 +104,7 @@ struct Parts {
     openai: String,
     data_dir: Option<PathBuf>,
     inspect: bool,
+    block_tool_calls: bool,
     open_conversations: usize,
 }
 
@@ -111,6 +124,7 @@ impl Args {
             openai: self.openai_upstream.clone(),
             data_dir: self.data_dir.clone(),
             inspect: self.inspect,
+            block_tool_calls: self.block_tool_calls,
             open_conversations: self.open_conversations,
         }
     }
@@ -139,6 +153,7 @@ fn config(p: Parts) -> anyhow::Result<Config> {
     cfg.kernel = kernel;
     cfg.policy = policy;
     cfg.inspect = p.inspect;
+    cfg.block_tool_calls = p.block_tool_calls;
     cfg.open_conversations = p.open_conversations;
     cfg.check_upstreams()?;
     Ok(cfg)

@@ -4,6 +4,7 @@
 mod live;
 mod mock;
 mod passthrough;
+mod preflight;
 
 use std::path::{Path, PathBuf};
 
