@@ -66,10 +66,14 @@ fn is_compaction(v: &Value) -> bool {
         .is_some_and(|t| PROVIDER_COMPACTION.contains(&t))
 }
 
-/// The client compacts with the provider: `context_management`, or a
-/// compaction block (Anthropic) or item (Responses) in its turns.
+/// The client compacts with the provider: `context_management` with any
+/// edit but a thinking clear, or a compaction block (Anthropic) or item
+/// (Responses) in its turns.
 pub fn provider_compaction(body: &Value, ep: Endpoint) -> bool {
-    if body.get("context_management").is_some() {
+    if body
+        .get("context_management")
+        .is_some_and(|m| !only_clears_thinking(m))
+    {
         return true;
     }
     items(body, ep).iter().any(|m| {
@@ -78,6 +82,24 @@ pub fn provider_compaction(body: &Value, ep: Endpoint) -> bool {
                 .and_then(Value::as_array)
                 .is_some_and(|blocks| blocks.iter().any(is_compaction))
     })
+}
+
+/// Anthropic context edits that only clear old thinking blocks (Claude
+/// Code sends `clear_thinking_*` with `keep: all` on every request): the
+/// provider leaves the turns as they are, so they are ours to compact. Any
+/// other shape or edit (clearing tool results, `compact_*`) is the
+/// provider's management of the context.
+fn only_clears_thinking(management: &Value) -> bool {
+    let Some(edits) = management.get("edits").and_then(Value::as_array) else {
+        return false;
+    };
+    let only_key = management.as_object().is_some_and(|o| o.len() == 1);
+    only_key
+        && edits.iter().all(|e| {
+            e.get("type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.starts_with("clear_thinking_"))
+        })
 }
 
 /// The request's turns (empty when absent or a plain string).
@@ -91,14 +113,30 @@ fn feed(h: &mut Sha256, v: Option<&Value>) {
     // serde_json writes a parsed value the same way each time: the hash
     // does not depend on the client's whitespace.
     if let Some(v) = v {
-        h.update(serde_json::to_vec(v).unwrap_or_default());
+        h.update(serde_json::to_vec(&without_cache_marks(v)).unwrap_or_default());
     }
     h.update([0u8]);
 }
 
+/// `v` without its `cache_control` marks. They are caching hints, not
+/// content, and clients move them: Claude Code marks its latest turn, so a
+/// turn marked in one request is unmarked in the next.
+fn without_cache_marks(v: &Value) -> Value {
+    match v {
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .filter(|(k, _)| k.as_str() != "cache_control")
+                .map(|(k, v)| (k.clone(), without_cache_marks(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(without_cache_marks).collect()),
+        other => other.clone(),
+    }
+}
+
 /// One conversation, across turns: the instructions and its first two
 /// turns, as the client sends them (compaction never changes what the
-/// client sends).
+/// client sends), cache marks aside.
 pub fn conversation_id(body: &Value, ep: Endpoint) -> String {
     let mut h = Sha256::new();
     h.update(ep.list_key());
@@ -112,7 +150,7 @@ pub fn conversation_id(body: &Value, ep: Endpoint) -> String {
     hex::encode(&h.finalize()[..8])
 }
 
-/// The hash of the head fields and the first `n` turns.
+/// The hash of the head fields and the first `n` turns, cache marks aside.
 pub fn prefix_hash(body: &Value, ep: Endpoint, n: usize) -> Option<String> {
     let list = items(body, ep);
     if list.len() < n {

@@ -50,11 +50,18 @@ fn parse_message(m: &Value) -> Result<Message, String> {
     let role = match obj.get("role").and_then(Value::as_str) {
         Some("user") => Role::User,
         Some("assistant") => Role::Assistant,
-        Some(other) => return Err(format!("role `{other}` is not user or assistant")),
+        // A system message between turns (Claude Code's beta
+        // `mid-conversation-system`): harness instructions.
+        Some("system") => Role::System,
+        Some(other) => return Err(format!("role `{other}` is not user, assistant or system")),
         None => return Err("missing role".into()),
     };
     let mut meta = obj.clone();
-    meta.remove("role");
+    if role != Role::System {
+        // Kept for a system message, so it is written back as one (a
+        // system message from another format is written as the user's).
+        meta.remove("role");
+    }
     let content = meta.remove("content").ok_or("missing content")?;
     let mut msg = Message::new(role, vec![]);
     match content {

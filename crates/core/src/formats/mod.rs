@@ -235,9 +235,12 @@ pub fn detect(value: &Value) -> Result<Format, String> {
             if roles.len() != messages.len() {
                 return Err("a `messages` item has no string `role`".into());
             }
-            let openai_hint = roles
+            // A `system` message is Chat's, unless the rest is Anthropic's:
+            // Claude Code sends system messages between turns (beta
+            // `mid-conversation-system`).
+            let openai_only = roles
                 .iter()
-                .any(|r| matches!(*r, "tool" | "system" | "developer" | "function"))
+                .any(|r| matches!(*r, "tool" | "developer" | "function"))
                 || messages.iter().any(|m| m.get("tool_calls").is_some())
                 || tools_have(obj.get("tools"), "function");
             let block_types = messages
@@ -250,10 +253,11 @@ pub fn detect(value: &Value) -> Result<Format, String> {
                     .clone()
                     .any(|t| matches!(t, "tool_use" | "tool_result"))
                 || tools_have(obj.get("tools"), "input_schema");
+            let openai_hint = openai_only || (!anthropic_hint && roles.contains(&"system"));
             match (anthropic_hint, openai_hint) {
                 (true, false) => Ok(Format::Anthropic),
                 (false, true) => Ok(Format::OpenAi),
-                (true, true) => Err("the request mixes Anthropic markers (system, tool_use/tool_result blocks, input_schema) with OpenAI markers (tool/system roles, tool_calls, function tools)".into()),
+                (true, true) => Err("the request mixes Anthropic markers (system, tool_use/tool_result blocks, input_schema) with OpenAI markers (tool/developer/function roles, tool_calls, function tools)".into()),
                 (false, false) => {
                     if roles.iter().all(|r| matches!(*r, "user" | "assistant")) {
                         // Plain chat is valid in both; Anthropic requires max_tokens.

@@ -62,6 +62,29 @@ fn anthropic_and_pydantic_round_trip_exactly() {
     }
 }
 
+/// Claude Code sends system messages between turns: still a Messages
+/// request, the message a system one, written back as it came.
+#[test]
+fn an_anthropic_system_message_between_turns() {
+    let src = Source("t".into());
+    let v = json!({"model": "claude-opus-4-8", "max_tokens": 64, "system": [{"type": "text", "text": "You are a coding agent."}],
+        "tools": [{"name": "Bash", "description": "run", "input_schema": {"type": "object"}}],
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "Fix the build."}]},
+            {"role": "system", "content": "Available agent types: Explore."},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "make"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}]});
+    let t = formats::parse_value(&v, &src).unwrap();
+    assert_eq!(t.format, Format::Anthropic);
+    assert_eq!(t.messages[1].role, Role::System);
+    assert_eq!(formats::render(&t), v);
+    let chat = json!({"model": "gpt-4o", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]});
+    assert_eq!(
+        formats::parse_value(&chat, &src).unwrap().format,
+        Format::OpenAi
+    );
+}
+
 #[test]
 fn openai_round_trips_to_the_same_transcript() {
     let src = Source("t".into());

@@ -228,6 +228,36 @@ async fn bypass_header_and_provider_compaction_pass_through() {
     assert_eq!(actions, ["bypass", "step-aside", "step-aside"]);
 }
 
+/// Claude Code sends `clear_thinking` edits with every request: the turns
+/// are left as they are, so the proxy still compacts them; clearing tool
+/// results is the provider's own management, and the proxy steps aside.
+#[tokio::test]
+async fn a_thinking_clear_is_not_provider_compaction() {
+    let up = mock::start(ok_upstream()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let proxy = mock::proxy(crate::example_config(dir.path()), &up).await;
+    let mut v: Value = serde_json::from_slice(&crate::example_session()).unwrap();
+    v["context_management"] =
+        json!({"edits": [{"type": "clear_thinking_20251015", "keep": "all"}]});
+    post(&proxy, &serde_json::to_vec(&v).unwrap(), &[]).await;
+    let sent = up.last().json();
+    assert_eq!(
+        sent["context_management"], v["context_management"],
+        "kept as sent"
+    );
+    assert_ne!(sent["messages"], v["messages"], "compacted");
+
+    let mut v: Value = serde_json::from_slice(&crate::example_session()).unwrap();
+    v["system"] = json!("another conversation");
+    v["context_management"] = json!({"edits": [{"type": "clear_thinking_20251015"}, {"type": "clear_tool_uses_20250919"}]});
+    let tools_cleared = serde_json::to_vec(&v).unwrap();
+    post(&proxy, &tools_cleared, &[]).await;
+    assert_eq!(up.last().body.as_ref(), tools_cleared.as_slice());
+    let log = crate::wait_log(dir.path(), 2).await;
+    let actions: Vec<&str> = log.iter().map(|l| l["action"].as_str().unwrap()).collect();
+    assert_eq!(actions, ["compacted", "step-aside"]);
+}
+
 #[tokio::test]
 async fn inspect_writes_what_it_would_send_and_sends_the_original() {
     let up = mock::start(ok_upstream()).await;

@@ -1,6 +1,7 @@
 //! The proxy against a mock upstream on loopback.
 #![allow(clippy::unwrap_used)]
 
+mod claude_code;
 mod live;
 mod mock;
 mod passthrough;

@@ -1,0 +1,236 @@
+//! Claude Code itself (`claude -p`) through the proxy, against the mock
+//! upstream: a scripted eight-step task whose requests pass the trigger.
+//! Skipped, with a note, when no `claude` binary is found
+//! (`CLAUDE_CODE_BIN`, else `claude` on PATH; `.ci/run` installs the npm
+//! package `@anthropic-ai/claude-code`).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::mock::{self, Received, Reply};
+
+const STEPS: usize = 8;
+const TRIGGER: usize = 40_000;
+
+fn claude_bin() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CLAUDE_CODE_BIN").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join("claude"))
+        .find(|p| p.is_file())
+}
+
+/// The step the agent is at: one past the highest `echo step-K` among the
+/// commands it has run, as the request holds them (a compacted request
+/// holds them in its digest). The scripted model repeats a step only if
+/// the request lost it.
+fn next_step(body: &Value) -> usize {
+    let text = body["messages"].to_string();
+    text.match_indices("echo step-")
+        .filter_map(|(i, m)| {
+            let digits: String = text[i + m.len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse::<usize>().ok()
+        })
+        .max()
+        .map_or(0, |k| k + 1)
+}
+
+/// One answer's events; `id` is the message's (Claude Code joins the
+/// blocks of answers that share one).
+fn events(id: &str, model: &str, block: Value, delta: Value, stop: &str) -> Vec<String> {
+    let ev = |name: &str, v: Value| format!("event: {name}\ndata: {v}");
+    vec![
+        ev(
+            "message_start",
+            json!({"type": "message_start", "message": {"id": id, "type": "message", "role": "assistant", "content": [], "model": model, "stop_reason": null, "usage": {"input_tokens": 10, "output_tokens": 1}}}),
+        ),
+        ev(
+            "content_block_start",
+            json!({"type": "content_block_start", "index": 0, "content_block": block}),
+        ),
+        ev(
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": 0, "delta": delta}),
+        ),
+        ev(
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": 0}),
+        ),
+        ev(
+            "message_delta",
+            json!({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": null}, "usage": {"output_tokens": 5}}),
+        ),
+        ev("message_stop", json!({"type": "message_stop"})),
+    ]
+}
+
+/// The scripted model: a Bash call per step (its output about 9k
+/// tokens), then a final answer; any request without tools gets text.
+fn script(steps_seen: Arc<Mutex<Vec<usize>>>) -> mock::Script {
+    Arc::new(move |r: &Received| {
+        let body: Value = serde_json::from_slice(&r.body).unwrap_or_default();
+        let model = body["model"].as_str().unwrap_or("claude").to_string();
+        let step = next_step(&body);
+        let id = format!("msg_{step}_{}", r.body.len());
+        let text = |t: &str| {
+            events(
+                &id,
+                &model,
+                json!({"type": "text", "text": ""}),
+                json!({"type": "text_delta", "text": t}),
+                "end_turn",
+            )
+        };
+        if r.path.contains("count_tokens") {
+            return Reply::Json(axum::http::StatusCode::OK, json!({"input_tokens": 100}));
+        }
+        if body["tools"].as_array().is_none_or(Vec::is_empty) {
+            return Reply::Sse(text("Title"), None);
+        }
+        steps_seen.lock().unwrap().push(step);
+        if step >= STEPS {
+            return Reply::Sse(text("All steps done."), None);
+        }
+        let input = json!({"command": format!("echo step-{step}; seq 1 2000"), "description": format!("step {step}")});
+        Reply::Sse(
+            events(
+                &id,
+                &model,
+                json!({"type": "tool_use", "id": format!("toolu_step{step}"), "name": "Bash", "input": {}}),
+                json!({"type": "input_json_delta", "partial_json": input.to_string()}),
+                "tool_use",
+            ),
+            None,
+        )
+    })
+}
+
+#[tokio::test]
+async fn claude_p_completes_a_task_compacted_past_the_trigger() {
+    let Some(bin) = claude_bin() else {
+        eprintln!("skipped claude_code::claude_p_completes_a_task_compacted_past_the_trigger: no claude binary (CLAUDE_CODE_BIN, or claude on PATH)");
+        return;
+    };
+    let steps = Arc::new(Mutex::new(Vec::new()));
+    let up = mock::start(script(steps.clone())).await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = continuity_serve::Config::new(dir.path().join("data")).unwrap();
+    cfg.policy.compaction.trigger_tokens = TRIGGER;
+    let proxy = mock::proxy(cfg, &up).await;
+    let (home, work) = (dir.path().join("home"), dir.path().join("work"));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    let run = tokio::process::Command::new(&bin)
+        .args([
+            "-p",
+            "Run the eight steps.",
+            "--allowedTools",
+            "Bash",
+            "--max-turns",
+            "30",
+        ])
+        .current_dir(&work)
+        .env("HOME", &home)
+        .env("ANTHROPIC_BASE_URL", &proxy)
+        .env("ANTHROPIC_API_KEY", "sk-dummy")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_TELEMETRY", "1")
+        .kill_on_drop(true)
+        .output();
+    let out = tokio::time::timeout(Duration::from_secs(300), run)
+        .await
+        .expect("claude -p ends within 5 minutes")
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "claude -p: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("All steps done."), "{stdout}");
+    // Every step once, in order: no compaction lost a command the agent ran.
+    assert_eq!(*steps.lock().unwrap(), (0..=STEPS).collect::<Vec<_>>());
+    check_log(&dir.path().join("data"), &up);
+}
+
+/// Requests not compacted went as they came; once past the trigger every
+/// request went compacted or spliced, at or under the trigger, with
+/// Claude Code's own system prompt kept verbatim.
+fn check_log(data: &std::path::Path, up: &mock::Mock) {
+    let log: Vec<Value> = std::fs::read_to_string(data.join("log.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|l: &Value| l["endpoint"] == "messages")
+        .collect();
+    let action = |l: &Value| l["action"].as_str().unwrap_or("").to_string();
+    let compactions = log.iter().filter(|l| action(l) == "compacted").count();
+    eprintln!(
+        "claude -p through the proxy: {} requests, actions {:?}",
+        log.len(),
+        log.iter()
+            .map(|l| format!(
+                "{} {} {} {} {}",
+                action(l),
+                l["bytes_in"],
+                l["ours"]["tokens"],
+                l["compaction"],
+                l["conversation"]
+            ))
+            .collect::<Vec<_>>()
+    );
+    assert!(compactions >= 1, "{log:?}");
+    // A step adds less than the headroom: the turn after a compaction
+    // reuses its prefix.
+    for pair in log.windows(2) {
+        assert!(
+            !(action(&pair[0]) == "compacted" && action(&pair[1]) == "compacted"),
+            "two compactions in a row: {log:?}"
+        );
+    }
+    for l in &log {
+        match action(l).as_str() {
+            "passthrough" => assert_eq!(l["bytes_in"], l["bytes_sent"]),
+            "compacted" => assert!(
+                l["compaction"]["after"].as_u64().unwrap()
+                    <= l["compaction"]["target"].as_u64().unwrap()
+            ),
+            "spliced" => assert!(
+                l["ours"]["tokens"].as_u64().unwrap() as usize <= TRIGGER,
+                "{l}"
+            ),
+            other => panic!("unexpected action {other}: {l}"),
+        }
+    }
+    let sent: Vec<Value> = up
+        .all()
+        .iter()
+        .filter(|r| r.path.starts_with("/v1/messages"))
+        .map(Received::json)
+        .filter(|v| v["tools"].as_array().is_some_and(|t| !t.is_empty()))
+        .collect();
+    let system_texts: Vec<String> = sent[0]["system"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b["text"].as_str().map(str::to_string))
+        .collect();
+    for v in &sent {
+        let system = v["system"].to_string();
+        for t in &system_texts {
+            let escaped = serde_json::to_string(t).unwrap();
+            let inner = &escaped[1..escaped.len() - 1];
+            assert!(
+                system.contains(inner),
+                "Claude Code's system prompt kept verbatim"
+            );
+        }
+    }
+}
