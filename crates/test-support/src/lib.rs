@@ -6,6 +6,8 @@
 //! stack. Tests of exact token counts use `continuity_models::TokenCounter`.
 #![allow(clippy::unwrap_used)]
 
+pub mod claude_code;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Once;

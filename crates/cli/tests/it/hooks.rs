@@ -55,3 +55,93 @@ fn session_start_after_compact_reinjects_the_kernel_as_additional_context() {
 fn session_start_on_startup_prints_nothing() {
     assert_eq!(hook("session-start", "session-start-startup.json"), "");
 }
+
+/// Claude Code itself, against a scripted upstream, with the hook pack in
+/// its settings: a short session, `/compact` (the upstream's summary says
+/// nothing of the mission), then a new turn. The request after the
+/// compaction holds the rendered kernel verbatim in the session-start
+/// hook's context; the summarizing request had it from the pre-compact
+/// hook.
+#[test]
+fn in_claude_code_the_kernel_is_back_after_its_compaction() {
+    use continuity_test_support::claude_code::{
+        claude_command, claude_or_skip, output_within, text_events, tool_events, Upstream,
+    };
+    let test = "hooks::in_claude_code_the_kernel_is_back_after_its_compaction";
+    let Some(claude) = claude_or_skip(test) else {
+        return;
+    };
+    // The first turn runs two commands, so there is something to compact.
+    let up = Upstream::start(|body| {
+        let text = body["messages"].to_string();
+        let done = text.matches("\"tool_result\"").count();
+        let first_turn = !text.contains("/compact") && !text.contains("Go on.");
+        match done {
+            0 | 1 if first_turn && body["tools"].is_array() => {
+                let input = serde_json::json!({"command": format!("echo checked ledger {done}"), "description": "check"});
+                tool_events(
+                    &format!("msg_t{done}"),
+                    &format!("toolu_{done}"),
+                    "Bash",
+                    &input,
+                )
+            }
+            _ => text_events(&format!("msg_{}", text.len()), "Noted; nothing to add."),
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let (home, work) = (dir.path().join("home"), dir.path().join("work"));
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    let exe = env!("CARGO_BIN_EXE_continuity");
+    let kernel = repo_file(KERNEL);
+    let settings = serde_json::json!({"hooks": {
+        "PreCompact": [{"hooks": [{"type": "command", "command": format!("{exe} hook pre-compact --kernel {kernel}")}]}],
+        "SessionStart": [{"matcher": "compact", "hooks": [{"type": "command", "command": format!("{exe} hook session-start --kernel {kernel}")}]}],
+    }});
+    std::fs::write(home.join(".claude/settings.json"), settings.to_string()).unwrap();
+    let turns: [&[&str]; 3] = [
+        &["Check the two ledgers.", "--allowedTools", "Bash"],
+        &["--continue", "/compact"],
+        &["--continue", "Go on."],
+    ];
+    let mut seen = Vec::new();
+    for args in turns {
+        let cmd = claude_command(&claude, &home, &work, &up.url, args);
+        let out = output_within(cmd, std::time::Duration::from_secs(180));
+        assert!(
+            out.status.success(),
+            "claude -p {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        seen.push(up.bodies().len());
+    }
+    let bodies = up.bodies();
+    let kernel_text = rendered_kernel();
+    let escaped = serde_json::to_string(&kernel_text).unwrap();
+    let inner = &escaped[1..escaped.len() - 1];
+    let holds_kernel = |b: &serde_json::Value| b.to_string().contains(inner);
+    assert!(
+        !bodies[..seen[0]].iter().any(holds_kernel),
+        "no kernel before the compaction"
+    );
+    assert!(
+        bodies[seen[0]..seen[1]].iter().any(holds_kernel),
+        "the summarizing request has the pre-compact output"
+    );
+    // Claude Code echoes the pre-compact output into the compacted
+    // history too; the session-start hook's context is told apart by its
+    // opening words.
+    let from_session_start = |b: &serde_json::Value| {
+        let text = b.to_string();
+        text.find(
+            "The conversation was compacted. These are carried over from before it, verbatim:",
+        )
+        .is_some_and(|at| text[at..].contains(inner))
+    };
+    let after = &bodies[seen[1]..];
+    assert!(
+        !after.is_empty() && after.iter().all(from_session_start),
+        "every request after the compaction holds the kernel, from the session-start hook"
+    );
+}

@@ -1,28 +1,19 @@
 //! Claude Code itself (`claude -p`) through the proxy, against the mock
 //! upstream: a scripted eight-step task whose requests pass the trigger.
 //! Skipped, with a note, when no `claude` binary is found
-//! (`CLAUDE_CODE_BIN`, else `claude` on PATH; `.ci/run` installs the npm
+//! (`continuity_test_support::claude_code`; `.ci/run` installs the npm
 //! package `@anthropic-ai/claude-code`).
 
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use continuity_test_support::claude_code::{claude_command, claude_or_skip, output_within};
 use serde_json::{json, Value};
 
 use crate::mock::{self, Received, Reply};
 
 const STEPS: usize = 8;
 const TRIGGER: usize = 40_000;
-
-fn claude_bin() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CLAUDE_CODE_BIN").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
-    }
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|d| d.join("claude"))
-        .find(|p| p.is_file())
-}
 
 /// The step the agent is at: one past the highest `echo step-K` among the
 /// commands it has run, as the request holds them (a compacted request
@@ -114,8 +105,9 @@ fn script(steps_seen: Arc<Mutex<Vec<usize>>>) -> mock::Script {
 
 #[tokio::test]
 async fn claude_p_completes_a_task_compacted_past_the_trigger() {
-    let Some(bin) = claude_bin() else {
-        eprintln!("skipped claude_code::claude_p_completes_a_task_compacted_past_the_trigger: no claude binary (CLAUDE_CODE_BIN, or claude on PATH)");
+    let Some(bin) =
+        claude_or_skip("claude_code::claude_p_completes_a_task_compacted_past_the_trigger")
+    else {
         return;
     };
     let steps = Arc::new(Mutex::new(Vec::new()));
@@ -127,26 +119,21 @@ async fn claude_p_completes_a_task_compacted_past_the_trigger() {
     let (home, work) = (dir.path().join("home"), dir.path().join("work"));
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&work).unwrap();
-    let run = tokio::process::Command::new(&bin)
-        .args([
-            "-p",
+    let cmd = claude_command(
+        &bin,
+        &home,
+        &work,
+        &proxy,
+        &[
             "Run the eight steps.",
             "--allowedTools",
             "Bash",
             "--max-turns",
             "30",
-        ])
-        .current_dir(&work)
-        .env("HOME", &home)
-        .env("ANTHROPIC_BASE_URL", &proxy)
-        .env("ANTHROPIC_API_KEY", "sk-dummy")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .env("DISABLE_TELEMETRY", "1")
-        .kill_on_drop(true)
-        .output();
-    let out = tokio::time::timeout(Duration::from_secs(300), run)
+        ],
+    );
+    let out = tokio::task::spawn_blocking(move || output_within(cmd, Duration::from_secs(300)))
         .await
-        .expect("claude -p ends within 5 minutes")
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
