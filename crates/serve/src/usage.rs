@@ -105,17 +105,20 @@ pub struct Sniffer {
     pending: Vec<u8>,
     overflow: bool,
     pub usage: Usage,
-    calls: CallReader,
+    /// Only when a gate will judge the calls: otherwise no event is read
+    /// for them.
+    calls: Option<CallReader>,
 }
 
 impl Sniffer {
-    pub fn new(sse: bool, ep: Endpoint) -> Self {
+    /// `calls_of`: the endpoint whose tool calls to read, if any.
+    pub fn new(sse: bool, calls_of: Option<Endpoint>) -> Self {
         Sniffer {
             sse,
             pending: Vec::new(),
             overflow: false,
             usage: Usage::default(),
-            calls: CallReader::new(ep),
+            calls: calls_of.map(CallReader::new),
         }
     }
 
@@ -142,7 +145,9 @@ impl Sniffer {
         };
         if let Ok(v) = serde_json::from_slice::<Value>(data.trim_ascii()) {
             self.usage.scan(&v);
-            self.calls.event(&v);
+            if let Some(c) = &mut self.calls {
+                c.event(&v);
+            }
         }
     }
 
@@ -153,9 +158,12 @@ impl Sniffer {
             self.line(&rest);
         } else if let Ok(v) = serde_json::from_slice::<Value>(&rest) {
             self.usage.scan(&v);
-            self.calls.body(&v);
+            if let Some(c) = &mut self.calls {
+                c.body(&v);
+            }
         }
-        (std::mem::take(&mut self.usage), self.calls.finish())
+        let calls = self.calls.as_mut().map(CallReader::finish);
+        (std::mem::take(&mut self.usage), calls.unwrap_or_default())
     }
 }
 
@@ -267,7 +275,7 @@ impl Tapped {
         };
         Tapped {
             inner,
-            sniffer: Sniffer::new(sse, tap.ep),
+            sniffer: Sniffer::new(sse, tap.gate.is_some().then_some(tap.ep)),
             record: Some(record),
             tap,
             pass,

@@ -7,7 +7,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use continuity_test_support::claude_code::{claude_command, claude_or_skip, output_within};
+use continuity_test_support::claude_code::{
+    claude_command, claude_or_skip, output_within, text_events, tool_events,
+};
 use serde_json::{json, Value};
 
 use crate::mock::{self, Received, Reply};
@@ -33,33 +35,13 @@ fn next_step(body: &Value) -> usize {
         .map_or(0, |k| k + 1)
 }
 
-/// One answer's events; `id` is the message's (Claude Code joins the
-/// blocks of answers that share one).
-fn events(id: &str, model: &str, block: Value, delta: Value, stop: &str) -> Vec<String> {
-    let ev = |name: &str, v: Value| format!("event: {name}\ndata: {v}");
-    vec![
-        ev(
-            "message_start",
-            json!({"type": "message_start", "message": {"id": id, "type": "message", "role": "assistant", "content": [], "model": model, "stop_reason": null, "usage": {"input_tokens": 10, "output_tokens": 1}}}),
-        ),
-        ev(
-            "content_block_start",
-            json!({"type": "content_block_start", "index": 0, "content_block": block}),
-        ),
-        ev(
-            "content_block_delta",
-            json!({"type": "content_block_delta", "index": 0, "delta": delta}),
-        ),
-        ev(
-            "content_block_stop",
-            json!({"type": "content_block_stop", "index": 0}),
-        ),
-        ev(
-            "message_delta",
-            json!({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": null}, "usage": {"output_tokens": 5}}),
-        ),
-        ev("message_stop", json!({"type": "message_stop"})),
-    ]
+/// The events of one of `continuity_test_support::claude_code`'s streams,
+/// one to an item, as the mock plays them.
+fn each_event(stream: String) -> Vec<String> {
+    stream
+        .split_terminator("\n\n")
+        .map(str::to_string)
+        .collect()
 }
 
 /// The scripted model: a Bash call per step (its output about 9k
@@ -67,18 +49,9 @@ fn events(id: &str, model: &str, block: Value, delta: Value, stop: &str) -> Vec<
 fn script(steps_seen: Arc<Mutex<Vec<usize>>>) -> mock::Script {
     Arc::new(move |r: &Received| {
         let body: Value = serde_json::from_slice(&r.body).unwrap_or_default();
-        let model = body["model"].as_str().unwrap_or("claude").to_string();
         let step = next_step(&body);
         let id = format!("msg_{step}_{}", r.body.len());
-        let text = |t: &str| {
-            events(
-                &id,
-                &model,
-                json!({"type": "text", "text": ""}),
-                json!({"type": "text_delta", "text": t}),
-                "end_turn",
-            )
-        };
+        let text = |t: &str| each_event(text_events(&id, t));
         if r.path.contains("count_tokens") {
             return Reply::Json(axum::http::StatusCode::OK, json!({"input_tokens": 100}));
         }
@@ -90,16 +63,8 @@ fn script(steps_seen: Arc<Mutex<Vec<usize>>>) -> mock::Script {
             return Reply::Sse(text("All steps done."), None);
         }
         let input = json!({"command": format!("echo step-{step}; seq 1 2000"), "description": format!("step {step}")});
-        Reply::Sse(
-            events(
-                &id,
-                &model,
-                json!({"type": "tool_use", "id": format!("toolu_step{step}"), "name": "Bash", "input": {}}),
-                json!({"type": "input_json_delta", "partial_json": input.to_string()}),
-                "tool_use",
-            ),
-            None,
-        )
+        let call = tool_events(&id, &format!("toolu_step{step}"), "Bash", &input);
+        Reply::Sse(each_event(call), None)
     })
 }
 
