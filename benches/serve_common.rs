@@ -11,16 +11,26 @@ pub fn numeric_args() -> Vec<usize> {
         .collect()
 }
 
-/// Serve `router` on a free loopback port; its base URL.
-pub async fn listen(router: axum::Router) -> String {
+/// A free loopback port.
+async fn free_port() -> (tokio::net::TcpListener, String) {
     let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = l.local_addr().unwrap();
+    (l, format!("http://{addr}"))
+}
+
+/// Serve `router` (a mock upstream) on a free loopback port, each event
+/// sent as it is written, as a provider's API sends it; its base URL.
+pub async fn listen(router: axum::Router) -> String {
+    use axum::serve::ListenerExt;
+    let (l, url) = free_port().await;
+    let l = l.tap_io(|tcp| tcp.set_nodelay(true).unwrap());
     tokio::spawn(async move { axum::serve(l, router).await.unwrap() });
-    format!("http://{addr}")
+    url
 }
 
 /// The proxy, writing under `dir`, with both providers at `upstream` and
-/// `configure` applied; its base URL.
+/// `configure` applied, served as `continuity serve` serves it; its base
+/// URL.
 pub async fn proxy_to(
     upstream: &str,
     dir: &Path,
@@ -31,5 +41,7 @@ pub async fn proxy_to(
     cfg.openai_upstream = upstream.to_string();
     configure(&mut cfg);
     let app = continuity_serve::App::new(cfg).unwrap();
-    listen(continuity_serve::router(app)).await
+    let (l, url) = free_port().await;
+    tokio::spawn(continuity_serve::serve(app, l, std::future::pending()));
+    url
 }

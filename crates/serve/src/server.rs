@@ -7,6 +7,7 @@ use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderMap, Method, Uri};
 use axum::response::Response;
 use axum::routing::post;
+use axum::serve::ListenerExt;
 use axum::Router;
 use bytes::Bytes;
 use serde_json::Value;
@@ -124,6 +125,13 @@ pub async fn serve(
     listener: TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<()> {
+    // Each streamed event goes out as it comes: without TCP_NODELAY a small
+    // write waits for the client's delayed ACK (40 ms on Linux).
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            eprintln!("continuity serve: TCP_NODELAY not set on a connection: {e}");
+        }
+    });
     axum::serve(listener, router(app))
         .with_graceful_shutdown(shutdown)
         .await
@@ -252,6 +260,10 @@ async fn plan(
     };
     let mut held = conv.clone().lock_owned().await;
     let (engine, len) = (app.engine.clone(), body.len());
+    if engine.decides_at_once(&held, ep, len) {
+        let prepared = engine.prepare(&mut held, ep, &value, len);
+        return (prepared, Some((id, conv)));
+    }
     let decided =
         tokio::task::spawn_blocking(move || engine.prepare(&mut held, ep, &value, len)).await;
     let prepared = decided.unwrap_or_else(|e| {

@@ -48,6 +48,11 @@ fn amount_re() -> &'static Regex {
             .expect("static regex")
     })
 }
+/// A JSON object key: `"name":`.
+fn json_key_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r#""[\w.-]+"\s*:"#).expect("static regex"))
+}
 fn cue_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
@@ -247,9 +252,47 @@ fn with_outline(outline: &[String], candidates: &[String], cap: usize) -> String
 /// not carry, or, from the assistant, a finding about a value; and not
 /// mostly words the request already holds.
 fn carries_something(s: &Sentence, retained: &Retained) -> bool {
+    if mostly_json(&s.text) {
+        return false;
+    }
     let (novel, all) = retained.novel_values(&s.text);
     let finding = s.by_assistant && all > 0 && cue_re().is_match(&s.text);
     (novel > 0 || finding || decision(s)) && retained.share_of_words(&s.text) <= RETAINED_SHARE
+}
+
+/// A sentence that is mostly a JSON value (a tool call a report echoed as
+/// `[Tool: Read] {"file_path": …}`): a rendering, not a statement.
+fn mostly_json(sentence: &str) -> bool {
+    let mut json_len = 0;
+    let mut rest = sentence;
+    while let Some(start) = rest.find(['{', '[']) {
+        let from = &rest[start..];
+        let mut values = serde_json::Deserializer::from_str(from).into_iter::<Value>();
+        let parsed = match values.next() {
+            Some(Ok(Value::Object(_) | Value::Array(_))) => values.byte_offset(),
+            // A value the sentence splitter cut: JSON to the sentence's end.
+            Some(Err(e)) if e.is_eof() => from.len(),
+            _ => 0,
+        };
+        json_len += parsed;
+        // Past the value, or past the bracket that opened none.
+        rest = &from[parsed.max(1)..];
+    }
+    2 * json_len.max(keyed_span(sentence)) >= sentence.trim().len()
+}
+
+/// The tail of an object whose start the sentence splitter cut off: from
+/// the first `"key":`, what parses as the rest of an object.
+fn keyed_span(sentence: &str) -> usize {
+    let Some(key) = json_key_re().find(sentence) else {
+        return 0;
+    };
+    let tail = format!("{{{}", &sentence[key.start()..]);
+    let mut values = serde_json::Deserializer::from_str(&tail).into_iter::<Value>();
+    match values.next() {
+        Some(Ok(Value::Object(_))) => values.byte_offset() - 1,
+        _ => 0,
+    }
 }
 
 /// Prose strings inside a tool call rendered as `name {json args}`.
@@ -387,6 +430,18 @@ mod tests {
     use super::*;
     use crate::summarize::NarrativeItem;
 
+    /// The governed summary of `items`, 150 words at most, nothing retained.
+    fn governed(items: &[NarrativeItem]) -> String {
+        let req = SummaryRequest {
+            job: SummaryJob::Governed,
+            items,
+            word_cap: 150,
+            retained: "",
+            outline: &[],
+        };
+        Extractive.summarize(&req).unwrap().text
+    }
+
     #[test]
     fn splits_without_breaking_amounts_or_abbreviations() {
         let s = split_sentences("The charge was $59.60 on 2026-07-02. It is correct, e.g. per POL-B-PRO. Next, check CR-778.");
@@ -430,6 +485,43 @@ mod tests {
     }
 
     #[test]
+    fn a_tool_call_a_report_echoed_is_not_a_sentence_of_the_narrative() {
+        assert!(mostly_json(
+            r#"[Tool: Read] {"file_path":"/repo/src/cleanup.go"}"#
+        ));
+        assert!(mostly_json(r#"{"a": 1} and [1, 2]"#));
+        assert!(
+            mostly_json(r#"get_ticket t1: {"id": "T-1", "thread": [{"text": "Please add the PO."#),
+            "a value cut at a full stop inside one of its strings"
+        );
+        assert!(
+            mostly_json(
+                r#"Forwarded it."}], "promises": ["refund"], "open": ["the SMS question"]}"#
+            ),
+            "the tail of a value whose start was cut"
+        );
+        assert!(!mostly_json(
+            r#"The config now sets "retries": 3 and the loader reads it on start [see main.rs]."#
+        ));
+        assert!(!mostly_json(
+            "The fix was to pass {strict: true} to the loader in cleanup.go instead."
+        ));
+        assert!(!mostly_json(
+            "No JSON [here] at all, just words about cleanup.go."
+        ));
+        let at = crate::transcript::PartRef::new;
+        let items = vec![NarrativeItem {
+            item: at(2, 0),
+            kind: NarrativeKind::Report,
+            text: "[Tool: Read] {\"file_path\":\"/repo/src/cleanup.go\"}\nThe root cause was a stale key in cleanup.go.".into(),
+        }];
+        assert_eq!(
+            governed(&items),
+            "The root cause was a stale key in cleanup.go."
+        );
+    }
+
+    #[test]
     fn a_coding_agents_decisions_are_picked_and_its_narration_is_not() {
         let at = crate::transcript::PartRef::new;
         let items = vec![
@@ -437,14 +529,7 @@ mod tests {
             NarrativeItem { item: at(3, 0), kind: NarrativeKind::AssistantText, text: "The root cause was a stale cache key in the loader. I decided to keep the cache and key it by file size instead.".into() },
             NarrativeItem { item: at(5, 0), kind: NarrativeKind::AssistantText, text: "Perfect! Now let me run the tests again.".into() },
         ];
-        let req = SummaryRequest {
-            job: SummaryJob::Governed,
-            items: &items,
-            word_cap: 150,
-            retained: "",
-            outline: &[],
-        };
-        let out = Extractive.summarize(&req).unwrap().text;
+        let out = governed(&items);
         assert_eq!(out, "The root cause was a stale cache key in the loader. I decided to keep the cache and key it by file size instead.");
     }
 

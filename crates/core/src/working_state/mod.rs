@@ -32,10 +32,11 @@ pub enum Section {
     Files,
     Commands,
     Identifiers,
+    Read,
 }
 
 impl Section {
-    pub const ALL: [Section; 7] = [
+    pub const ALL: [Section; 8] = [
         Section::Plan,
         Section::Answers,
         Section::Pointed,
@@ -43,6 +44,7 @@ impl Section {
         Section::Files,
         Section::Commands,
         Section::Identifiers,
+        Section::Read,
     ];
 
     /// The section's header line.
@@ -59,6 +61,7 @@ impl Section {
             Section::Identifiers => {
                 "Names from tool results that the conversation used again (source first):"
             }
+            Section::Read => "Names the files read last use most (source first):",
         }
     }
 

@@ -17,6 +17,12 @@ const CALL_NAMES: usize = 40;
 /// The most names listed that only a later tool result carried again.
 const RETURNED_NAMES: usize = 40;
 const PER_LINE: usize = 10;
+/// The file contents read last whose names are listed.
+const LATEST_READS: usize = 12;
+/// The names of a file read last rank below everything else: they fill
+/// what room is left, as the files an agent just read are what it works
+/// on next.
+pub const READ_RANK: u8 = 4;
 
 fn name_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -57,6 +63,9 @@ pub struct Names {
     /// The same for names a later tool result carried again (a second
     /// file or search that names them), listed last, at the lowest rank.
     returned: HashMap<String, (usize, usize)>,
+    /// The newest file contents read: their message, and the names they
+    /// use more than once, the most used first.
+    latest_reads: Vec<(usize, Vec<String>)>,
 }
 
 impl Names {
@@ -70,6 +79,34 @@ impl Names {
     /// returned before (an edit, a search for it) or brings a new one.
     pub fn call(&mut self, text: &str, message: usize) {
         note_names(&mut self.source, &mut self.called, text, message);
+    }
+
+    /// A file's content as a read returned it: its most used names are
+    /// kept while it is among the [`LATEST_READS`] newest.
+    pub fn file_content(&mut self, text: &str, message: usize) {
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for m in name_re().find_iter(text).filter(|m| is_name(m.as_str())) {
+            match counts.iter_mut().find(|(n, _)| *n == m.as_str()) {
+                Some((_, c)) => *c += 1,
+                None => counts.push((m.as_str(), 1)),
+            }
+        }
+        // Stable: names used as often keep the order they first appear in.
+        counts.sort_by_key(|c| std::cmp::Reverse(c.1));
+        let most: Vec<String> = counts
+            .into_iter()
+            .take_while(|(_, c)| *c > 1)
+            .take(PER_LINE)
+            .map(|(n, _)| n.to_string())
+            .collect();
+        if most.is_empty() {
+            return;
+        }
+        self.latest_reads.retain(|(m, _)| *m != message);
+        self.latest_reads.push((message, most));
+        if self.latest_reads.len() > LATEST_READS {
+            self.latest_reads.remove(0);
+        }
     }
 
     /// Names in what the user or the assistant wrote.
@@ -108,7 +145,36 @@ impl Names {
         let mut out = lines(said, 1);
         out.extend(lines(called, 1));
         out.extend(lines(returned, 3));
+        let listed = out
+            .iter()
+            .map(|e| e.line.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        out.extend(self.read_entries(&format!("{elsewhere}\n{listed}")));
         out
+    }
+
+    /// One line per file content read last, newest first, with its most
+    /// used names that `elsewhere` does not hold.
+    fn read_entries(&self, elsewhere: &str) -> Vec<Entry> {
+        self.latest_reads
+            .iter()
+            .rev()
+            .filter_map(|(message, names)| {
+                let names: Vec<&str> = names
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|n| !elsewhere.contains(n))
+                    .collect();
+                (!names.is_empty()).then(|| Entry {
+                    section: Section::Read,
+                    key: format!("read m{message} {}", names.join(",")),
+                    line: format!("- [m{message}] {}", names.join(", ")),
+                    at: PartRef::new(*message, 0),
+                    rank: READ_RANK,
+                })
+            })
+            .collect()
     }
 }
 
@@ -240,5 +306,37 @@ mod tests {
         assert!(n.entries("").is_empty());
         assert!(!is_name("deadbeef"), "letters only: a word, not a hash");
         assert!(!is_name("1234567"), "digits only: a number");
+    }
+
+    #[test]
+    fn the_names_a_file_read_last_uses_most_fill_the_lowest_rank() {
+        let mut n = Names::default();
+        n.file_content("parseConfig(a); parseConfig(b); onceName", 2);
+        for i in 0..LATEST_READS - 3 {
+            n.file_content("olderRead olderRead", 3 + i);
+        }
+        n.file_content("createEnv(); createEnv(); MAX_ROWS MAX_ROWS MAX_ROWS", 100);
+        n.file_content("loadPlugins loadPlugins", 101);
+        n.file_content("buildIndex buildIndex", 102);
+        let lines: Vec<(String, u8)> = n
+            .entries("loadPlugins olderRead are already carried")
+            .into_iter()
+            .map(|e| (e.line, e.rank))
+            .collect();
+        assert_eq!(
+            lines,
+            vec![
+                ("- [m102] buildIndex".to_string(), READ_RANK),
+                ("- [m100] MAX_ROWS, createEnv".to_string(), READ_RANK),
+            ],
+            "the newest reads, newest first, most used first; \
+             a name carried elsewhere and the oldest read are left out"
+        );
+        n.file_content("no name used twice here", 103);
+        assert_eq!(
+            n.entries("").len(),
+            LATEST_READS,
+            "a read without names keeps the rest"
+        );
     }
 }

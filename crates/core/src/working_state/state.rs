@@ -465,6 +465,8 @@ impl Digest {
             if self.user_names_file(&path) {
                 self.point(path.clone(), &value_text(e.content), e.at);
             }
+            self.names
+                .file_content(&value_text(e.content), e.at.message);
             let file = self.file(&path);
             file.reads += 1;
             if file.last.is_none() {
@@ -489,6 +491,9 @@ impl Digest {
             [_] => files::symbols_read(output),
             _ => Vec::new(),
         };
+        if !paths.is_empty() {
+            self.names.file_content(output, at.message);
+        }
         for path in &paths {
             let file = self.file(path);
             file.reads += usize::from(is_read);
@@ -788,6 +793,7 @@ pub fn rank_of_carried(section: Section) -> u8 {
     match section {
         Section::Plan | Section::Answers | Section::Pointed | Section::Errors => 0,
         Section::Files | Section::Commands | Section::Identifiers => 1,
+        Section::Read => super::names::READ_RANK,
     }
 }
 

@@ -247,10 +247,12 @@ fn pins_survive_a_second_compaction() {
 }
 
 #[test]
-fn summary_only_summarizes_the_mission_away() {
+fn summary_only_carries_no_kernel() {
     let c = run(&parse(&conversation()), Strategy::SummaryOnly);
     let text = c.request.visible_text();
-    assert!(!text.contains("Never send it outside acme.example"));
+    // The user's words may reach the summary, but only as advisory text.
+    let instructions = c.request.instructions.join("\n");
+    assert!(!instructions.contains("Never send it outside acme.example"));
     assert!(!text.contains("Never send a customer export outside the company domain."));
     assert!(text.starts_with("You are an ops agent."));
     assert_eq!(c.report.tokens.kernel, 0);
