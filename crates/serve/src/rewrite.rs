@@ -134,13 +134,12 @@ impl Engine {
         c.trigger_tokens.saturating_sub(c.target())
     }
 
-    /// Whether [`Engine::prepare`] decides at once: nothing to splice and a
-    /// body too small to need counting. Such a request is decided on the
-    /// runtime's thread; the others go to the blocking pool.
-    pub fn decides_at_once(&self, conv: &Conversation, ep: Endpoint, len: usize) -> bool {
-        conv.stood_down.is_some()
-            || ep == Endpoint::CountTokens
-            || (conv.mappings.is_empty() && len <= self.cfg.trigger())
+    /// Whether [`Engine::prepare`] decides at once: the conversation stood
+    /// down, or nothing to splice and a body too small to need counting.
+    /// Such a request is decided on the runtime's thread; the others go to
+    /// the blocking pool.
+    pub fn decides_at_once(&self, conv: &Conversation, len: usize) -> bool {
+        conv.stood_down.is_some() || (conv.mappings.is_empty() && len <= self.cfg.trigger())
     }
 
     /// Decide what `original` (the client's body, `len` bytes) becomes.

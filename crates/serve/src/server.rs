@@ -260,7 +260,7 @@ async fn plan(
     };
     let mut held = conv.clone().lock_owned().await;
     let (engine, len) = (app.engine.clone(), body.len());
-    if engine.decides_at_once(&held, ep, len) {
+    if engine.decides_at_once(&held, len) {
         let prepared = engine.prepare(&mut held, ep, &value, len);
         return (prepared, Some((id, conv)));
     }
