@@ -84,20 +84,23 @@ impl Names {
     /// A file's content as a read returned it: its most used names are
     /// kept while it is among the [`LATEST_READS`] newest.
     pub fn file_content(&mut self, text: &str, message: usize) {
-        let mut counts: Vec<(&str, usize)> = Vec::new();
+        // Each name's count, and where it first appears.
+        let mut seen: HashMap<&str, (usize, usize)> = HashMap::new();
         for m in name_re().find_iter(text).filter(|m| is_name(m.as_str())) {
-            match counts.iter_mut().find(|(n, _)| *n == m.as_str()) {
-                Some((_, c)) => *c += 1,
-                None => counts.push((m.as_str(), 1)),
-            }
+            let first = seen.len();
+            seen.entry(m.as_str()).or_insert((0, first)).0 += 1;
         }
-        // Stable: names used as often keep the order they first appear in.
-        counts.sort_by_key(|c| std::cmp::Reverse(c.1));
+        let mut counts: Vec<(&str, usize, usize)> = seen
+            .into_iter()
+            .map(|(n, (c, first))| (n, c, first))
+            .collect();
+        // Names used as often keep the order they first appear in.
+        counts.sort_by_key(|&(_, c, first)| (std::cmp::Reverse(c), first));
         let most: Vec<String> = counts
             .into_iter()
-            .take_while(|(_, c)| *c > 1)
+            .take_while(|&(_, c, _)| c > 1)
             .take(PER_LINE)
-            .map(|(n, _)| n.to_string())
+            .map(|(n, _, _)| n.to_string())
             .collect();
         if most.is_empty() {
             return;
