@@ -35,6 +35,8 @@ pub struct StrategyPlan {
     pub room: usize,
     pub growth_per_turn: Option<usize>,
     pub headroom_turns: Option<f64>,
+    /// Whole turns of room even at the session's largest turn.
+    pub turns_at_largest: Option<usize>,
 }
 
 pub fn plan(
@@ -81,6 +83,7 @@ pub fn plan(
             room: c.report.headroom.room,
             growth_per_turn: c.report.headroom.growth_per_turn,
             headroom_turns: c.report.headroom.turns,
+            turns_at_largest: c.report.headroom.turns_at_largest,
         });
     }
     Ok(out)

@@ -51,8 +51,13 @@ pub struct Headroom {
     /// Tokens per turn over the input's last turns (none with fewer than
     /// two assistant turns).
     pub growth_per_turn: Option<usize>,
-    /// room ÷ growth, rounded down to a tenth.
+    /// room ÷ growth, rounded down to a tenth: an estimate.
     pub turns: Option<f64>,
+    /// The most one whole turn of the session has added.
+    pub largest_turn: Option<usize>,
+    /// Whole turns of room even if each were as large as the largest: the
+    /// promise, kept unless a turn larger than any before comes.
+    pub turns_at_largest: Option<usize>,
 }
 
 /// Our count beside the provider's, where the transcript records one.
@@ -65,9 +70,18 @@ pub struct Recorded {
     pub provider_tokens: u64,
     /// Our count of the same request, in the report's unit.
     pub our_tokens: usize,
+    /// Of the provider's count, reasoning from earlier calls of the turn
+    /// that the transcript holds only encrypted, as the transcript recorded
+    /// it (Codex); 0 where none.
+    pub hidden_reasoning_tokens: u64,
     /// What the transcript does not hold, fitted over the recorded
     /// requests: provider ≈ factor × ours + unseen.
     pub calibration: Option<crate::tokens::Calibration>,
+    /// The provider's count of the request compacted here, estimated from
+    /// the latest recorded one: its count plus what was added since, in the
+    /// report's unit (the recorded count itself when the point is that
+    /// request).
+    pub estimated_provider_tokens: u64,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

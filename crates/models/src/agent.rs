@@ -88,6 +88,10 @@ pub fn for_session(
         });
     }
     let pairs = pairs(doc, &sample(&usage, MAX_POINTS), &base)?;
+    let ours_now = match (pairs.last(), read.origin.at_line) {
+        (Some(last), Some(line)) if line == last.line => last.ours,
+        _ => count_transcript(&read.transcript, &base)?,
+    };
     let exact = base.name() == crate::tokenizer::O200K_NAME || fam != Family::Claude;
     let calibration = calibrate(&pairs, exact);
     let counter = match calibration.filter(|_| !exact) {
@@ -102,13 +106,25 @@ pub fn for_session(
         }
         None => base,
     };
-    let recorded = pairs.last().map(|p| Recorded {
-        line: p.line,
-        provider_tokens: p.recorded,
-        our_tokens: calibration.map_or(p.ours, |c| (c.factor * p.ours as f64).round() as usize),
+    let Some(last) = pairs.last().copied() else {
+        return Ok(AgentTokens {
+            counter,
+            recorded: None,
+        });
+    };
+    let factor = calibration.map_or(1.0, |c| c.factor);
+    let recorded = Recorded {
+        line: last.line,
+        provider_tokens: last.recorded,
+        our_tokens: (factor * last.ours as f64).round() as usize,
+        hidden_reasoning_tokens: last.hidden,
         calibration,
-    });
-    Ok(AgentTokens { counter, recorded })
+        estimated_provider_tokens: last.estimate(ours_now, factor).round().max(0.0) as u64,
+    };
+    Ok(AgentTokens {
+        counter,
+        recorded: Some(recorded),
+    })
 }
 
 /// One request counted both ways.
@@ -116,7 +132,26 @@ pub fn for_session(
 pub struct Pair {
     pub line: usize,
     pub ours: usize,
+    /// Of `recorded`, the reasoning the transcript holds only encrypted.
+    pub hidden: u64,
     pub recorded: u64,
+}
+
+impl Pair {
+    /// The provider's count predicted from ours: the fit over what the
+    /// transcript holds, plus the hidden reasoning the transcript recorded.
+    pub fn predict(&self, c: &Calibration) -> f64 {
+        c.predict(self.ours as f64) + self.hidden as f64
+    }
+
+    /// The provider's count of a later request of which we count
+    /// `ours_now`: this one's recorded count plus what was added since, in
+    /// the provider's unit (`factor` × ours). What the transcript does not
+    /// hold (the harness's prompt, the turn's reasoning so far) is in the
+    /// recorded count already, so only the change since is estimated.
+    pub fn estimate(&self, ours_now: usize, factor: f64) -> f64 {
+        self.recorded as f64 + factor * (ours_now as f64 - self.ours as f64)
+    }
 }
 
 /// The recorded requests at or before `at_line` (all without one).
@@ -153,18 +188,20 @@ pub fn pairs(
         out.push(Pair {
             line: u.line,
             ours: count_transcript(&read.transcript, &cached)?,
+            hidden: u.hidden_reasoning_tokens,
             recorded: u.input_tokens,
         });
     }
     Ok(out)
 }
 
-/// The fit over `pairs`: only the unseen offset for an exact tokenizer,
-/// factor and offset otherwise.
+/// The fit over `pairs` of what the transcript holds against the provider's
+/// count less the hidden reasoning: only the unseen offset for an exact
+/// tokenizer, factor and offset otherwise.
 pub fn calibrate(pairs: &[Pair], exact: bool) -> Option<Calibration> {
     let xy: Vec<(f64, f64)> = pairs
         .iter()
-        .map(|p| (p.ours as f64, p.recorded as f64))
+        .map(|p| (p.ours as f64, p.recorded.saturating_sub(p.hidden) as f64))
         .collect();
     if exact {
         fit_offset(&xy)
@@ -209,6 +246,7 @@ mod tests {
             .map(|i| RecordedUsage {
                 line: i,
                 input_tokens: i as u64,
+                hidden_reasoning_tokens: 0,
             })
             .collect();
         let s = sample(&u, 5);

@@ -65,15 +65,24 @@ pub fn compaction(c: &Compaction, written: &[String]) -> String {
     out
 }
 
-/// Our count beside the provider's, and what the transcript does not hold.
+/// Our count beside the provider's, what the transcript does not hold, and
+/// the provider's count this request is estimated at.
 fn recorded(rec: &continuity_core::report::Recorded) -> String {
+    let hidden = match rec.hidden_reasoning_tokens {
+        0 => String::new(),
+        n => format!(" (+{n} of the turn's reasoning, held only encrypted)"),
+    };
     let mut out = format!(
-        "    recorded the provider counted {} input tokens for the request at line {}; we count {} of it in the transcript",
+        "    recorded the provider counted {} input tokens at line {}, where we count {} in the transcript{hidden}\n",
         rec.provider_tokens, rec.line, rec.our_tokens
     );
+    out.push_str(&format!(
+        "             this request: about {} of the provider's tokens (that count plus what was added since)",
+        rec.estimated_provider_tokens
+    ));
     if let Some(c) = &rec.calibration {
         out.push_str(&format!(
-            " (over {} recorded requests: provider ≈ {:.3} × ours + {:.0} unseen: the harness's system prompt, tool schemas, hidden reasoning)",
+            "; over {} recorded requests, provider ≈ {:.3} × ours + reasoning + {:.0} unseen (the harness's system prompt and tool schemas)",
             c.pairs, c.factor, c.offset
         ));
     }
@@ -84,11 +93,20 @@ fn recorded(rec: &continuity_core::report::Recorded) -> String {
 /// Trigger, target and the room a compaction leaves, in turns.
 fn headroom(r: &continuity_core::report::Report) -> String {
     let h = &r.headroom;
-    let turns = match (h.turns, h.growth_per_turn) {
+    let recent = match (h.turns, h.growth_per_turn) {
         (Some(n), Some(g)) => {
             format!(", about {n:.1} turns at the session's recent {g} tokens a turn")
         }
         _ => String::new(),
+    };
+    let turns = match (h.turns_at_largest, h.largest_turn) {
+        (Some(0), Some(l)) => {
+            format!("{recent}; a turn as large as its largest ({l} tokens) would not fit")
+        }
+        (Some(n), Some(l)) => {
+            format!("{recent}; at least {n} even if each were as large as its largest ({l} tokens)")
+        }
+        _ => recent,
     };
     format!(
         "    headroom compacted to {} under the target {} (must keep {}); the next compaction starts over the trigger {}: room for {} tokens{}\n",
@@ -291,7 +309,7 @@ pub fn plan(plans: &[continuity_core::plan::StrategyPlan]) -> String {
         out.push_str(&format!("tokens counted in {}\n", p.tokenizer));
     }
     out.push_str(&format!(
-        "{:<13} {:>7} {:>8} {:>7} {:>11} {:>15} {:>8} {:>7} {:>6} {:>15}\n",
+        "{:<13} {:>7} {:>8} {:>7} {:>11} {:>15} {:>8} {:>7} {:>6} {:>20}\n",
         "strategy",
         "fixed",
         "remains",
@@ -304,12 +322,12 @@ pub fn plan(plans: &[continuity_core::plan::StrategyPlan]) -> String {
         "headroom turns"
     ));
     for p in plans {
-        let turns = match (p.headroom_turns, p.growth_per_turn) {
-            (Some(n), Some(g)) => format!("{n:.1} @ {g}/turn"),
+        let turns = match (p.turns_at_largest, p.headroom_turns, p.growth_per_turn) {
+            (Some(least), Some(n), Some(g)) => format!("≥{least}, ~{n:.1} @ {g}/turn"),
             _ => "n/a".into(),
         };
         out.push_str(&format!(
-            "{:<13} {:>7} {:>8} {:>7} {:>11} {:>15.2} {:>8} {:>7} {:>6} {:>15}\n",
+            "{:<13} {:>7} {:>8} {:>7} {:>11} {:>15.2} {:>8} {:>7} {:>6} {:>20}\n",
             p.strategy,
             p.fixed_overhead,
             p.remains,

@@ -134,10 +134,20 @@ pub fn measure(
 /// session's current work, long enough to smooth one large result.
 pub const GROWTH_TURNS: usize = 10;
 
-/// Tokens a turn adds, over the last [`GROWTH_TURNS`] whole turns (a turn:
-/// an assistant message and what follows it up to the next one); `None`
-/// with fewer than two assistant messages.
-pub fn growth_per_turn(t: &Transcript, tokens: &dyn TokenCount) -> Result<Option<f64>> {
+/// How fast a session grows, turn by turn (a turn: an assistant message and
+/// what follows it up to the next one).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Growth {
+    /// Tokens a turn adds, on average over the last [`GROWTH_TURNS`]
+    /// whole turns.
+    pub recent: f64,
+    /// The most one whole turn of the session has added.
+    pub largest: usize,
+}
+
+/// The session's growth per turn; `None` with fewer than two assistant
+/// messages.
+pub fn growth_per_turn(t: &Transcript, tokens: &dyn TokenCount) -> Result<Option<Growth>> {
     let starts: Vec<usize> = t
         .messages
         .iter()
@@ -148,30 +158,39 @@ pub fn growth_per_turn(t: &Transcript, tokens: &dyn TokenCount) -> Result<Option
     if starts.len() < 2 {
         return Ok(None);
     }
-    let last = starts.len() - 1;
-    let k = GROWTH_TURNS.min(last);
-    let mut n = 0;
-    for m in &t.messages[starts[last - k]..starts[last]] {
-        for p in &m.parts {
-            n += tokens.count(&p.part.visible_text())?;
+    let mut turns = Vec::with_capacity(starts.len() - 1);
+    for w in starts.windows(2) {
+        let mut n = 0;
+        for m in &t.messages[w[0]..w[1]] {
+            for p in &m.parts {
+                n += tokens.count(&p.part.visible_text())?;
+            }
         }
+        turns.push(n);
     }
-    Ok(Some(n as f64 / k as f64))
+    let recent = &turns[turns.len() - GROWTH_TURNS.min(turns.len())..];
+    Ok(Some(Growth {
+        recent: recent.iter().sum::<usize>() as f64 / recent.len() as f64,
+        largest: turns.iter().copied().max().unwrap_or(0),
+    }))
 }
 
-/// Room between the compacted request and the trigger, in turns at the
-/// session's recent growth rate.
-pub fn headroom(trigger: usize, target: usize, after: usize, growth: Option<f64>) -> Headroom {
+/// Room between the compacted request and the trigger, in turns: about how
+/// many at the session's recent rate, and how many even if each were as
+/// large as its largest turn.
+pub fn headroom(trigger: usize, target: usize, after: usize, growth: Option<Growth>) -> Headroom {
     let room = trigger.saturating_sub(after);
     let turns = growth
-        .filter(|g| *g > 0.0)
-        .map(|g| (room as f64 / g * 10.0).floor() / 10.0);
+        .filter(|g| g.recent > 0.0)
+        .map(|g| (room as f64 / g.recent * 10.0).floor() / 10.0);
     Headroom {
         trigger,
         target,
         after,
         room,
-        growth_per_turn: growth.map(|g| g.round() as usize),
+        growth_per_turn: growth.map(|g| g.recent.round() as usize),
         turns,
+        largest_turn: growth.map(|g| g.largest),
+        turns_at_largest: growth.filter(|g| g.largest > 0).map(|g| room / g.largest),
     }
 }

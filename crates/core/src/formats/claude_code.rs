@@ -163,6 +163,7 @@ impl Log {
                 Some(RecordedUsage {
                     line: l.no.checked_sub(1).filter(|n| *n > 0)?,
                     input_tokens: l.usage.filter(|u| *u > 0)?,
+                    hidden_reasoning_tokens: 0,
                 })
             })
             .collect()

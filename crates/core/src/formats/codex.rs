@@ -78,6 +78,42 @@ struct Gathered {
     call_start: Option<usize>,
     in_output: bool,
     usage: Vec<RecordedUsage>,
+    /// Reasoning the model re-reads within a turn (see `ReasoningInTurn`).
+    reasoning: ReasoningInTurn,
+}
+
+/// The reasoning a turn's calls wrote so far, which the provider feeds back
+/// (encrypted) to each later call of the turn and drops at the next user
+/// message. A call's `token_count` can arrive after that message; its
+/// reasoning then belongs to the turn that ended.
+#[derive(Default)]
+struct ReasoningInTurn {
+    turn: usize,
+    so_far: u64,
+    /// The turn the pending call started in, and the reasoning before it.
+    call_turn: usize,
+    before_call: u64,
+}
+
+impl ReasoningInTurn {
+    fn user_message(&mut self) {
+        self.turn += 1;
+        self.so_far = 0;
+    }
+
+    fn call_started(&mut self) {
+        self.call_turn = self.turn;
+        self.before_call = self.so_far;
+    }
+
+    /// The pending call's usage arrived: the reasoning it was fed, and its
+    /// own reasoning added to its turn.
+    fn call_counted(&mut self, reasoning: u64) -> u64 {
+        if self.call_turn == self.turn {
+            self.so_far += reasoning;
+        }
+        self.before_call
+    }
 }
 
 impl Log {
@@ -261,16 +297,7 @@ impl Gathered {
             "compacted" => self.compacted(no, &payload)?,
             "event_msg" => {
                 if sub == "token_count" {
-                    let t = payload["info"]["last_token_usage"]["input_tokens"].as_u64();
-                    if let Some(t) = t.filter(|t| *t > 0) {
-                        self.last_input_tokens = Some(t);
-                        if let Some(start) = self.call_start.take() {
-                            self.usage.push(RecordedUsage {
-                                line: start.saturating_sub(1),
-                                input_tokens: t,
-                            });
-                        }
-                    }
+                    self.token_count(&payload);
                 }
                 self.count(&format!("event_msg/{sub}"));
                 Entry::Skip
@@ -280,6 +307,24 @@ impl Gathered {
                 Entry::Skip
             }
         })
+    }
+
+    /// A call's usage: the request that ends on the line before the call's
+    /// output started.
+    fn token_count(&mut self, payload: &Value) {
+        let last = &payload["info"]["last_token_usage"];
+        let Some(t) = last["input_tokens"].as_u64().filter(|t| *t > 0) else {
+            return;
+        };
+        self.last_input_tokens = Some(t);
+        if let Some(start) = self.call_start.take() {
+            let reasoning = last["reasoning_output_tokens"].as_u64().unwrap_or(0);
+            self.usage.push(RecordedUsage {
+                line: start.saturating_sub(1),
+                input_tokens: t,
+                hidden_reasoning_tokens: self.reasoning.call_counted(reasoning),
+            });
+        }
     }
 
     /// Track where each model call's output starts: the model's items
@@ -295,8 +340,12 @@ impl Gathered {
                 | "local_shell_call"
         ) || (kind == "message"
             && item.get("role").and_then(Value::as_str) == Some("assistant"));
+        if kind == "message" && item.get("role").and_then(Value::as_str) == Some("user") {
+            self.reasoning.user_message();
+        }
         if output && !self.in_output {
             self.call_start = Some(no);
+            self.reasoning.call_started();
         }
         self.in_output = output;
     }

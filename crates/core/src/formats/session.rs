@@ -136,6 +136,12 @@ pub struct RecordedUsage {
     pub line: usize,
     /// Input tokens the provider counted, in its own tokenizer.
     pub input_tokens: u64,
+    /// Of those, reasoning the transcript holds only encrypted: the
+    /// reasoning the model wrote in the earlier calls of the same turn
+    /// (Codex records each call's `reasoning_output_tokens`; the provider
+    /// feeds a turn's reasoning back until the next user message). 0 where
+    /// none is recorded.
+    pub hidden_reasoning_tokens: u64,
 }
 
 /// Where a request came from: the input's format and, for a session

@@ -483,6 +483,11 @@ fn a_compaction_ends_under_a_target_below_the_trigger_and_says_how_many_turns_th
         h.turns.unwrap(),
         (h.room as f64 / g as f64 * 10.0).floor() / 10.0
     );
+    // The promise is at the largest turn, never above the estimate.
+    let largest = h.largest_turn.unwrap();
+    assert!(largest >= g);
+    assert_eq!(h.turns_at_largest.unwrap(), h.room / largest);
+    assert!(h.turns_at_largest.unwrap() as f64 <= h.turns.unwrap());
 }
 
 #[test]

@@ -52,23 +52,29 @@ fn sessions(dir: &Path, kind: &str) -> Vec<PathBuf> {
 }
 
 /// Fitted on the first half of a session's recorded requests, the mean
-/// relative error on the second half (turns the fit did not see).
-fn held_out_error(pairs: &[Pair], exact: bool) -> f64 {
+/// relative error on the second half (turns the fit did not see): the fit
+/// alone (`recorded ≈ factor × ours + reasoning + unseen`), and the
+/// estimate a report gives, from the request recorded before each one.
+fn held_out_error(pairs: &[Pair], exact: bool) -> (f64, f64) {
     let half = pairs.len() / 2;
     let c = agent::calibrate(&pairs[..half], exact).unwrap();
-    let later = &pairs[half..];
-    later
+    let mean = |errors: Vec<f64>| errors.iter().sum::<f64>() / errors.len() as f64;
+    let fit = pairs[half..]
         .iter()
-        .map(|p| relative_error(c.predict(p.ours as f64), p.recorded as f64))
-        .sum::<f64>()
-        / later.len() as f64
+        .map(|p| relative_error(p.predict(&c), p.recorded as f64))
+        .collect();
+    let estimate = pairs[half - 1..]
+        .windows(2)
+        .map(|w| relative_error(w[0].estimate(w[1].ours, c.factor), w[1].recorded as f64))
+        .collect();
+    (mean(fit), mean(estimate))
 }
 
-/// Per session: its name and the held-out error, for sessions with at least
-/// eight recorded requests whose content the transcript holds (a rollout
-/// whose tool outputs were redacted before publication counts 5% of what
-/// the provider counted, and is left out).
-fn accuracy(kind: &str, counter: &TokenCounter, exact: bool) -> Option<Vec<(String, f64)>> {
+/// Per session: its name and the held-out errors (fit, estimate), for
+/// sessions with at least eight recorded requests whose content the
+/// transcript holds (a rollout whose tool outputs were redacted before
+/// publication counts 5% of what the provider counted, and is left out).
+fn accuracy(kind: &str, counter: &TokenCounter, exact: bool) -> Option<Vec<(String, f64, f64)>> {
     let dir = real_archives_or_skip(&format!("agent tokens on {kind}"))?;
     let mut rows = Vec::new();
     for path in sessions(&dir, kind) {
@@ -80,10 +86,15 @@ fn accuracy(kind: &str, counter: &TokenCounter, exact: bool) -> Option<Vec<(Stri
             continue;
         }
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        rows.push((name, held_out_error(&pairs, exact)));
+        let (fit, estimate) = held_out_error(&pairs, exact);
+        rows.push((name, fit, estimate));
     }
-    for (name, e) in &rows {
-        eprintln!("{kind}: {name}: held-out error {:.2}%", 100.0 * e);
+    for (name, fit, estimate) in &rows {
+        eprintln!(
+            "{kind}: {name}: held-out error: fit {:.2}%, estimate from the request before {:.2}%",
+            100.0 * fit,
+            100.0 * estimate
+        );
     }
     Some(rows)
 }
@@ -100,12 +111,12 @@ fn codex_requests_in_o200k_beside_the_recorded_count() {
         return;
     };
     assert!(rows.len() >= 3, "{rows:?}");
-    // What is measured today (docs/budgets.md): 8–12% on held-out turns,
-    // the gap being what the rollout does not hold (encrypted reasoning,
-    // the harness's tool schemas). The 2% is not met on whole
-    // requests; this guards against a regression.
-    for (name, e) in &rows {
-        assert!(*e < 0.15, "{name}: {e}");
+    for (name, fit, estimate) in &rows {
+        // The estimate a report gives is within 2% of the provider's count.
+        assert!(*estimate <= 0.02, "{name}: {estimate}");
+        // The fit alone misses what a session adds that the rollout does
+        // not hold (web results, truncated outputs: docs/budgets.md).
+        assert!(*fit < 0.12, "{name}: {fit}");
     }
 }
 
@@ -116,13 +127,15 @@ fn claude_requests_calibrated_on_earlier_turns() {
         return;
     };
     assert!(rows.len() >= 5, "{rows:?}");
-    // Within 5% on held-out turns for four sessions of seven; not for all
-    // (docs/budgets.md names the ones over it).
+    // The fit alone is within 5% on held-out turns for four sessions of
+    // seven; not for all (docs/budgets.md names the ones over it). The
+    // estimate a report gives is, for every one.
     let within = rows.iter().filter(|r| r.1 <= 0.05).count();
     assert!(within >= 4, "{within} of {} within 5%", rows.len());
     assert!(median(rows.iter().map(|r| r.1).collect()) <= 0.05);
-    for (name, e) in &rows {
-        assert!(*e < 0.20, "{name}: {e}");
+    for (name, fit, estimate) in &rows {
+        assert!(*fit < 0.20, "{name}: {fit}");
+        assert!(*estimate <= 0.05, "{name}: {estimate}");
     }
 }
 
@@ -157,13 +170,27 @@ fn each_session_is_counted_in_its_agents_unit() {
     assert_eq!(a.counter.name(), "o200k_base");
 }
 
+/// The last compaction of a replay, and what it promised.
+struct LastCompaction {
+    call: usize,
+    after: usize,
+    full_then: usize,
+    estimated: f64,
+    promised: usize,
+    largest_turn: usize,
+    /// The most a call added since: over `largest_turn`, the promise was
+    /// made before a turn larger than any the session had had.
+    largest_since: usize,
+}
+
 /// Replay a long real session as if compacted live: at each recorded model
 /// call, the request is what the last compaction left plus what the session
 /// added since; over the trigger, it is compacted (the real request at that
-/// point) and the headroom promised is noted. What holds: every compaction
-/// ends under its target and none comes at the next turn (no compaction
-/// loop). What does not (docs/budgets.md): the turns promised at the recent
-/// growth rate; one large result arrives sooner.
+/// point) and the headroom noted. What holds: every compaction ends under
+/// its target, none comes at the next turn (no compaction loop), and the
+/// turns promised at the session's largest turn are kept unless a larger
+/// turn than any before comes. The estimate at the recent rate is only
+/// that (docs/budgets.md).
 #[test]
 fn a_replay_never_compacts_again_at_the_next_turn() {
     let Some(dir) = real_archives_or_skip("headroom replay") else {
@@ -178,20 +205,28 @@ fn a_replay_never_compacts_again_at_the_next_turn() {
     let mut policy = RetentionPolicy::default();
     policy.compaction.trigger_tokens = 30_000;
     let kernel = MissionKernel::session(chrono::Utc::now()).unwrap();
-    let mut compactions = Vec::new();
-    // (turn index of the last compaction, tokens it left, our count then, turns promised)
-    let mut last: Option<(usize, usize, usize, f64)> = None;
-    for (turn, u) in doc.recorded_usage().iter().enumerate() {
+    // (calls between compactions, estimated, promised, a larger turn came)
+    let mut gaps = Vec::new();
+    let mut last: Option<LastCompaction> = None;
+    let mut previous_full = 0;
+    for (call, u) in doc.recorded_usage().iter().enumerate() {
         let read = doc.read(At::Line(u.line)).unwrap();
         let full = count_transcript(&read.transcript, &o).unwrap();
-        let live = last.map_or(full, |(_, after, then, _)| {
-            after + full.saturating_sub(then)
-        });
+        let added = full.saturating_sub(previous_full);
+        previous_full = full;
+        let live = match &mut last {
+            Some(l) => {
+                l.largest_since = l.largest_since.max(added);
+                l.after + full.saturating_sub(l.full_then)
+            }
+            None => full,
+        };
         if live <= policy.compaction.trigger_tokens {
             continue;
         }
-        if let Some((at, _, _, promised)) = last {
-            compactions.push((turn - at, promised));
+        if let Some(l) = &last {
+            let larger = l.largest_since > l.largest_turn;
+            gaps.push((call - l.call, l.estimated, l.promised, larger));
         }
         let inputs = Inputs {
             transcript: &read.transcript,
@@ -212,11 +247,25 @@ fn a_replay_never_compacts_again_at_the_next_turn() {
         let h = &c.report.headroom;
         assert!(h.after <= h.target, "{h:?}");
         assert_eq!(h.target, 21_000);
-        last = Some((turn, h.after, full, h.turns.unwrap_or(0.0)));
+        last = Some(LastCompaction {
+            call,
+            after: h.after,
+            full_then: full,
+            estimated: h.turns.unwrap_or(0.0),
+            promised: h.turns_at_largest.unwrap_or(0),
+            largest_turn: h.largest_turn.unwrap_or(0),
+            largest_since: 0,
+        });
     }
-    eprintln!("headroom replay: (turns between compactions, turns promised) {compactions:?}");
-    assert!(compactions.len() >= 2, "{compactions:?}");
-    for (gap, _) in &compactions {
-        assert!(*gap >= 2, "{compactions:?}");
+    eprintln!(
+        "headroom replay: (calls between compactions, turns estimated at the recent rate, promised at the largest turn, a larger turn came) {gaps:?}"
+    );
+    assert!(gaps.len() >= 2, "{gaps:?}");
+    for (gap, _, promised, larger) in &gaps {
+        assert!(*gap >= 2, "{gaps:?}");
+        // Never sooner than promised; and the promised turns all fitted,
+        // unless a turn larger than any before came.
+        assert!(*gap >= *promised, "{gaps:?}");
+        assert!(*gap > *promised || *larger, "{gaps:?}");
     }
 }
