@@ -53,13 +53,13 @@ fn patterns() -> &'static [(Kind, Regex)] {
             make(Kind::Command, r"`([A-Za-z./~][^`\n\\*]{2,80})`|(?m)^\s*\$ ([^\n\\]{3,80})$"),
             make(
                 Kind::Path,
-                r"(?:[A-Za-z0-9_.~-]*/)+[A-Za-z0-9_.-]+|\b[A-Za-z0-9_-]+\.(?:rs|py|ts|tsx|js|json|jsonl|toml|md|yaml|yml|go|java|c|h|cpp|sh|txt|csv|sql|html|css)\b",
+                r"(?:[A-Za-z0-9_.~-]*/)+[A-Za-z0-9_.-]+|(?-u:\b)[A-Za-z0-9_-]+\.(?:rs|py|ts|tsx|js|json|jsonl|toml|md|yaml|yml|go|java|c|h|cpp|sh|txt|csv|sql|html|css)(?-u:\b)",
             ),
             make(
                 Kind::Id,
-                r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b|\b[A-Za-z]+(?:[-_][A-Za-z0-9]+)*[-_][A-Za-z]*[0-9][A-Za-z0-9]*\b|\b[0-9a-f]{7,40}\b",
+                r"(?-u:\b)[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?-u:\b)|(?-u:\b)[A-Za-z]+(?:[-_][A-Za-z0-9]+)*[-_][A-Za-z]*[0-9][A-Za-z0-9]*(?-u:\b)|(?-u:\b)[0-9a-f]{7,40}(?-u:\b)",
             ),
-            make(Kind::Number, r"\b\d+\.\d+\b|\b\d{3,}\b"),
+            make(Kind::Number, r"(?-u:\b)\d+\.\d+(?-u:\b)|(?-u:\b)\d{3,}(?-u:\b)"),
         ]
         .into_iter()
         .flatten()

@@ -57,7 +57,7 @@ fn authority_re() -> &'static Regex {
 fn negated_authority_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:non[\s-]|not\s+|un)authoritative\b|\bnot\s+(?:final|current|in\s+force|binding|confirmed)\b")
+        Regex::new(r"(?i)(?-u:\b)(?:non[\s-]|not\s+|un)authoritative(?-u:\b)|(?-u:\b)not\s+(?:final|current|in\s+force|binding|confirmed)(?-u:\b)")
             .expect("static regex")
     })
 }

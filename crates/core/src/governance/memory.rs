@@ -44,28 +44,28 @@ fn lift_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"(?i)\b(lift(?:ed|s|ing)?|rescind(?:ed|s)?|revok(?:ed|es|e)|repeal(?:ed|s)?|overrid(?:e|den|es|ing)|overrul(?:e|ed|es)|ignor(?:e|ed|es|ing)|disregard(?:ed|s|ing)?|bypass(?:ed|es|ing)?|exempt(?:ed|s)?|(?:is|are|was|were) (?:no longer|not) (?:in (?:force|effect)|required|needed|prohibited|forbidden|binding|valid|applicable)|no longer appl(?:y|ies)|(?:does|do) not apply|doesn't apply|has been (?:dropped|removed|retired|cancel+ed))\b",
+        r"(?i)(?-u:\b)(lift(?:ed|s|ing)?|rescind(?:ed|s)?|revok(?:ed|es|e)|repeal(?:ed|s)?|overrid(?:e|den|es|ing)|overrul(?:e|ed|es)|ignor(?:e|ed|es|ing)|disregard(?:ed|s|ing)?|bypass(?:ed|es|ing)?|exempt(?:ed|s)?|(?:is|are|was|were) (?:no longer|not) (?:in (?:force|effect)|required|needed|prohibited|forbidden|binding|valid|applicable)|no longer appl(?:y|ies)|(?:does|do) not apply|doesn't apply|has been (?:dropped|removed|retired|cancel+ed))(?-u:\b)",
     )
 }
 fn gov_object_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"(?i)\b(rules?|restrictions?|polic(?:y|ies)|prohibitions?|limits?|limitations?|constraints?|instructions?|guardrails?|bans?|approval (?:requirements?|gates?|steps?)|requirements?|kernel|mission limits?)\b",
+        r"(?i)(?-u:\b)(rules?|restrictions?|polic(?:y|ies)|prohibitions?|limits?|limitations?|constraints?|instructions?|guardrails?|bans?|approval (?:requirements?|gates?|steps?)|requirements?|kernel|mission limits?)(?-u:\b)",
     )
 }
 fn ignore_previous_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"(?i)\b(ignore|disregard|forget)\b.{0,40}\b(previous|earlier|prior|above|all|standing|old|existing)\b",
+        r"(?i)(?-u:\b)(ignore|disregard|forget)(?-u:\b).{0,40}(?-u:\b)(previous|earlier|prior|above|all|standing|old|existing)(?-u:\b)",
     )
 }
 fn allow_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"(?i)\b(allowed|permitted|authori[sz]ed|approved|enabled|cleared|unrestricted|ok to|okay to|fine to|may (?:now )?(?:be )?(?:use|used|call|called|send|sent|go)|can (?:now )?(?:be )?(?:use|used|call|called|send|sent|go)|is now)\b",
+        r"(?i)(?-u:\b)(allowed|permitted|authori[sz]ed|approved|enabled|cleared|unrestricted|ok to|okay to|fine to|may (?:now )?(?:be )?(?:use|used|call|called|send|sent|go)|can (?:now )?(?:be )?(?:use|used|call|called|send|sent|go)|is now)(?-u:\b)",
     )
 }
 fn negated_before(text: &str, at: usize) -> bool {

@@ -687,9 +687,9 @@ fn bounded(v: &str) -> String {
         .is_some_and(|c| c.is_alphanumeric() || c == '_');
     format!(
         "{}{}{}",
-        if starts_word { r"\b" } else { "" },
+        if starts_word { r"(?-u:\b)" } else { "" },
         escaped,
-        if ends_word { r"\b" } else { "" }
+        if ends_word { r"(?-u:\b)" } else { "" }
     )
 }
 

@@ -6,15 +6,15 @@ pub const BUILTIN_PATTERNS: &[(&str, &str)] = &[
     ("email", r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}"),
     (
         "phone",
-        r"(?:\+?\d{1,3}[-. ]?)?\(?\b\d{3}\)?[-. ]\d{3}[-. ]\d{4}\b",
+        r"(?:\+?\d{1,3}[-. ]?)?\(?(?-u:\b)\d{3}\)?[-. ]\d{3}[-. ]\d{4}(?-u:\b)",
     ),
     // Before cards: an IBAN's digits may pass Luhn's check.
     (
         "iban",
-        r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b",
+        r"(?-u:\b)[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?-u:\b)",
     ),
-    ("card_number", r"\b(?:\d[ -]?){12,18}\d\b"),
-    ("ssn", r"\b\d{3}-\d{2}-\d{4}\b"),
+    ("card_number", r"(?-u:\b)(?:\d[ -]?){12,18}\d(?-u:\b)"),
+    ("ssn", r"(?-u:\b)\d{3}-\d{2}-\d{4}(?-u:\b)"),
 ];
 
 /// The span of `text[start..end]`, a match of `pattern`, that is personal

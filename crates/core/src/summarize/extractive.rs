@@ -39,12 +39,14 @@ pub struct Extractive;
 
 fn id_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"\b[A-Za-z]{1,8}[-_]\d[\w-]*\b").expect("static regex"))
+    RE.get_or_init(|| {
+        Regex::new(r"(?-u:\b)[A-Za-z]{1,8}[-_]\d[\w-]*(?-u:\b)").expect("static regex")
+    })
 }
 fn amount_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?:[$€£]\s?\d[\d,]*(?:\.\d+)?)|(?:\b\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP)\b)")
+        Regex::new(r"(?:[$€£]\s?\d[\d,]*(?:\.\d+)?)|(?:(?-u:\b)\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP)(?-u:\b))")
             .expect("static regex")
     })
 }
@@ -56,7 +58,7 @@ fn json_key_re() -> &'static Regex {
 fn cue_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:not|never|only|actually|error|incorrect(?:ly)?|wrong|correct(?:ly)?|because|therefore|verdict|conclu\w*|finding\w*|owed|due|violat\w*|must|should|requires?|approv\w*|authoriz\w*|pending|open|unresolved|remaining|next|found|confirm\w*)\b")
+        Regex::new(r"(?i)(?-u:\b)(?:not|never|only|actually|error|incorrect(?:ly)?|wrong|correct(?:ly)?|because|therefore|verdict|conclu\w*|finding\w*|owed|due|violat\w*|must|should|requires?|approv\w*|authoriz\w*|pending|open|unresolved|remaining|next|found|confirm\w*)(?-u:\b)")
             .expect("static regex")
     })
 }
@@ -66,7 +68,7 @@ fn cue_re() -> &'static Regex {
 fn decision_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:decid\w*|chose|choos\w*|instead|switch\w* to|going with|(?:we|I) will use|approach|root cause|the (?:fix|issue|problem|bug|cause) (?:is|was)|fixed|turns out|now pass\w*|all \d* ?tests? pass\w*|trade-?off|so that|the plan|next step|remaining|left to do|done with|completed?)\b")
+        Regex::new(r"(?i)(?-u:\b)(?:decid\w*|chose|choos\w*|instead|switch\w* to|going with|(?:we|I) will use|approach|root cause|the (?:fix|issue|problem|bug|cause) (?:is|was)|fixed|turns out|now pass\w*|all \d* ?tests? pass\w*|trade-?off|so that|the plan|next step|remaining|left to do|done with|completed?)(?-u:\b)")
             .expect("static regex")
     })
 }
@@ -76,7 +78,7 @@ fn decision_re() -> &'static Regex {
 fn boilerplate_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)^(?:let me|let's|now let me|now i'll|i'll (?:read|check|look|start|run|update|now)|i need to (?:read|check|look)|perfect|great|good|excellent|okay|ok|sure|now)\b")
+        Regex::new(r"(?i)^(?:let me|let's|now let me|now i'll|i'll (?:read|check|look|start|run|update|now)|i need to (?:read|check|look)|perfect|great|good|excellent|okay|ok|sure|now)(?-u:\b)")
             .expect("static regex")
     })
 }

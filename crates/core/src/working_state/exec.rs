@@ -177,7 +177,7 @@ fn unwrap_harness(text: &str) -> (Option<i64>, Option<String>, String) {
 fn test_count_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)\b\d+ (tests?|passed|failed|failures?|errors?|examples?|skipped|specs?|assertions?|suites?)\b|\btest result:|^\s*tests?:\s")
+        Regex::new(r"(?i)(?-u:\b)\d+ (tests?|passed|failed|failures?|errors?|examples?|skipped|specs?|assertions?|suites?)(?-u:\b)|(?-u:\b)test result:|^\s*tests?:\s")
             .expect("static regex")
     })
 }
@@ -197,7 +197,7 @@ fn reports_error_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(concat!(
-            r"(?i)\b(?:errors?|failed|failures?|fatal|panicked|traceback)\b|^(?:--- )?FAIL\b",
+            r"(?i)(?-u:\b)(?:errors?|failed|failures?|fatal|panicked|traceback)(?-u:\b)|^(?:--- )?FAIL(?-u:\b)",
             // A compiler's or linter's diagnostic: `src/a.go:61:23: message`.
             r"|^\s*[\w./-]+\.\w+:\d+:\d+: \S"
         ))
@@ -208,7 +208,8 @@ fn reports_error_re() -> &'static Regex {
 fn reports_none_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:0|no|zero) (?:errors?|failed|failures?)\b").expect("static regex")
+        Regex::new(r"(?i)(?-u:\b)(?:0|no|zero) (?:errors?|failed|failures?)(?-u:\b)")
+            .expect("static regex")
     })
 }
 

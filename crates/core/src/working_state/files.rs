@@ -294,7 +294,7 @@ fn binding_re() -> &'static Regex {
     RE.get_or_init(|| {
         Regex::new(concat!(
             r"(?m)^\s*(?:export\s+(?:const|let|var)\s+([A-Za-z_$][A-Za-z0-9_$]*)",
-            r"|(?:const|let|var)\s+([A-Za-z_$][A-Za-z0-9_$]*)\s*(?::[^=\n]+)?=\s*(?:async\s*)?(?:\([^)\n]*\)\s*(?::[^=\n]+)?=>|function\b|[A-Za-z_$][A-Za-z0-9_$]*\s*=>))"
+            r"|(?:const|let|var)\s+([A-Za-z_$][A-Za-z0-9_$]*)\s*(?::[^=\n]+)?=\s*(?:async\s*)?(?:\([^)\n]*\)\s*(?::[^=\n]+)?=>|function(?-u:\b)|[A-Za-z_$][A-Za-z0-9_$]*\s*=>))"
         ))
         .expect("static regex")
     })

@@ -30,12 +30,12 @@ fn name_re() -> &'static Regex {
         Regex::new(concat!(
             // camelCase, PascalCase with an inner capital, snake_case,
             // SCREAMING_CASE, a member (`pkg.Name`), a short hex hash.
-            r"\b(?:[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*",
+            r"(?-u:\b)(?:[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*",
             r"|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*",
             r"|[a-z][a-z0-9]*(?:_[a-z0-9]+)+",
             r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+",
             r"|[a-z][a-z0-9]*\.[A-Z][A-Za-z0-9]+",
-            r"|[0-9a-f]{7,12})\b"
+            r"|[0-9a-f]{7,12})(?-u:\b)"
         ))
         .expect("static regex")
     })

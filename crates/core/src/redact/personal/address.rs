@@ -22,7 +22,7 @@ fn street_re() -> &'static Regex {
         let unit = r"(?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|Fl|Room|Rm|Bldg|Building|#)\.?\s*#?[A-Za-z0-9-]{1,6}";
         let word = r"(?:[A-Z][A-Za-z'’-]*\.?|\d{1,3}(?:st|nd|rd|th))";
         // Whole words only: `Leeds LS6 8XJ` is a city and a postcode.
-        let place = r"[A-Z][A-Za-z.'’-]+\b(?:[ \t]+[A-Z][A-Za-z.'’-]+\b){0,2}(?:[ \t]+\d{1,2}\b)?";
+        let place = r"[A-Z][A-Za-z.'’-]+(?-u:\b)(?:[ \t]+[A-Z][A-Za-z.'’-]+(?-u:\b)){0,2}(?:[ \t]+\d{1,2}(?-u:\b))?";
         // Capitalised or all caps: `3 Tests loop` is prose.
         let suffixes: Vec<String> = SUFFIXES
             .split('|')
@@ -30,7 +30,7 @@ fn street_re() -> &'static Regex {
             .collect();
         let suffixes = suffixes.join("|");
         let pattern = format!(
-            r"\b(?:{unit},?[ \t]+)?\d{{1,5}}[A-Za-z]?(?:-\d{{1,5}})?,?[ \t]+(?:(?:{word}[ \t]+){{1,4}}(?:{suffixes})\b\.?(?:[ \t]+(?:NE|NW|SE|SW|N|S|E|W)\b)?|Broadway\b)(?:,?[ \t]+{unit})?(?:,[ \t]*(?:{POSTCODES}|{place})){{0,3}}(?:,?[ \t]+{POSTCODES})?"
+            r"(?-u:\b)(?:{unit},?[ \t]+)?\d{{1,5}}[A-Za-z]?(?:-\d{{1,5}})?,?[ \t]+(?:(?:{word}[ \t]+){{1,4}}(?:{suffixes})(?-u:\b)\.?(?:[ \t]+(?:NE|NW|SE|SW|N|S|E|W)(?-u:\b))?|Broadway(?-u:\b))(?:,?[ \t]+{unit})?(?:,[ \t]*(?:{POSTCODES}|{place})){{0,3}}(?:,?[ \t]+{POSTCODES})?"
         );
         Regex::new(&pattern).expect("static regex")
     })
@@ -58,7 +58,7 @@ fn postcode_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         // Alone, only shapes with their space: `D02X285` may be an id.
-        let pattern = r"\b(?:[A-Z]{1,2}\d[A-Z\d]? \d[ABD-HJLNP-UW-Z]{2}|[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] \d[ABCEGHJ-NPRSTV-Z]\d|(?:[AC-FHKNPRTV-Y]\d{2}|D6W) [0-9AC-FHKNPRTV-Y]{4})\b|, (?:A[LKZR]|C[AOT]|D[EC]|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJMYCD]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[TA]|W[AVIY]) \d{5}(?:-\d{4})?\b";
+        let pattern = r"(?-u:\b)(?:[A-Z]{1,2}\d[A-Z\d]? \d[ABD-HJLNP-UW-Z]{2}|[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] \d[ABCEGHJ-NPRSTV-Z]\d|(?:[AC-FHKNPRTV-Y]\d{2}|D6W) [0-9AC-FHKNPRTV-Y]{4})(?-u:\b)|, (?:A[LKZR]|C[AOT]|D[EC]|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJMYCD]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[TA]|W[AVIY]) \d{5}(?:-\d{4})?(?-u:\b)";
         Regex::new(pattern).expect("static regex")
     })
 }

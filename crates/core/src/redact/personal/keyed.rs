@@ -349,7 +349,7 @@ fn keyed() -> &'static [Keyed] {
     static RES: OnceLock<Vec<Keyed>> = OnceLock::new();
     RES.get_or_init(|| {
         let number_sep =
-            r#"\.?["']?[ \t]*(?:[:=]|=>|\bis\b|\bwas\b|\bof\b)?[ \t]*["']?[ \t]*(?:#[ \t]*)?"#;
+            r#"\.?["']?[ \t]*(?:[:=]|=>|(?-u:\b)is(?-u:\b)|(?-u:\b)was(?-u:\b)|(?-u:\b)of(?-u:\b))?[ \t]*["']?[ \t]*(?:#[ \t]*)?"#;
         let strict_sep = r#"["']?[ \t]*(?:[:=]|=>)[ \t]*["']?[ \t]*"#;
         // Longest first: `pps number` before `pps`.
         let keys = |list: &[&str]| {
@@ -367,44 +367,44 @@ fn keyed() -> &'static [Keyed] {
         let specs: Vec<(String, &'static str)> = vec![
             (
                 format!(
-                    r"(?i:\b(?:{}))\b{number_sep}(\d[\d -]{{2,24}}\d)",
+                    r"(?i:(?-u:\b)(?:{}))(?-u:\b){number_sep}(\d[\d -]{{2,24}}\d)",
                     keys(ACCOUNT_KEYS)
                 ),
                 BANK_ACCOUNT,
             ),
             (
                 format!(
-                    r"(?i:\b(?:{}))\b{number_sep}(\d[\d -]{{4,10}}\d)",
+                    r"(?i:(?-u:\b)(?:{}))(?-u:\b){number_sep}(\d[\d -]{{4,10}}\d)",
                     keys(ROUTING_KEYS)
                 ),
                 ROUTING_NUMBER,
             ),
             (
                 format!(
-                    r"(?i:\b(?:{}))\b{number_sep}(\d{{2}}[- ]?\d{{2}}[- ]?\d{{2}})\b",
+                    r"(?i:(?-u:\b)(?:{}))(?-u:\b){number_sep}(\d{{2}}[- ]?\d{{2}}[- ]?\d{{2}})(?-u:\b)",
                     keys(SORT_CODE_KEYS)
                 ),
                 SORT_CODE,
             ),
             (
                 format!(
-                    r"(?i:\b(?:{}))\b{number_sep}([A-Za-z0-9][A-Za-z0-9 -]{{3,22}}[A-Za-z0-9])",
+                    r"(?i:(?-u:\b)(?:{}))(?-u:\b){number_sep}([A-Za-z0-9][A-Za-z0-9 -]{{3,22}}[A-Za-z0-9])",
                     keys(NATIONAL_ID_KEYS)
                 ),
                 NATIONAL_ID,
             ),
             (
                 format!(
-                    r"(?i:\b(?:{}))\b{strict_sep}([^\n\r|;\t]{{4,120}})",
+                    r"(?i:(?-u:\b)(?:{}))(?-u:\b){strict_sep}([^\n\r|;\t]{{4,120}})",
                     keys(POSTCODE_KEYS)
                 ),
                 POSTCODE,
             ),
             (
-                format!(r"(?i:\b(?:{address_keys}))\b{strict_sep}([^\n\r|;\t]{{4,200}})"),
+                format!(r"(?i:(?-u:\b)(?:{address_keys}))(?-u:\b){strict_sep}([^\n\r|;\t]{{4,200}})"),
                 ADDRESS,
             ),
-            (format!(r"\b({role})\b{strict_sep}({name})"), NAME),
+            (format!(r"(?-u:\b)({role})(?-u:\b){strict_sep}({name})"), NAME),
         ];
         specs
             .into_iter()
@@ -512,7 +512,7 @@ fn role_value_re() -> &'static Regex {
 
 fn version_after_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^[ \t]+v?\d+(?:\.\d+)+\b").expect("static regex"))
+    RE.get_or_init(|| Regex::new(r"^[ \t]+v?\d+(?:\.\d+)+(?-u:\b)").expect("static regex"))
 }
 
 fn accept(kind: &str, value: &str) -> bool {

@@ -234,7 +234,7 @@ fn bracketed_name_re() -> &'static Regex {
 fn separator_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)(?:[\s(<\[,:;/|–—-]|\b(?:at|on|via|or|and|email|e-mail|mail|phone|tel|mobile|cell|is)\b)+$")
+        Regex::new(r"(?i)(?:[\s(<\[,:;/|–—-]|(?-u:\b)(?:at|on|via|or|and|email|e-mail|mail|phone|tel|mobile|cell|is)(?-u:\b))+$")
             .expect("static regex")
     })
 }

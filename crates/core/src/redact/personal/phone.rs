@@ -34,7 +34,8 @@ const REGIONS: &[Id] = &[
 fn candidate_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?:\+[ \t]?|\b00[ \t]?|\(|\b)\d[\d \t().-]{5,22}\d\b").expect("static regex")
+        Regex::new(r"(?:\+[ \t]?|(?-u:\b)00[ \t]?|\(|(?-u:\b))\d[\d \t().-]{5,22}\d(?-u:\b)")
+            .expect("static regex")
     })
 }
 
@@ -42,7 +43,7 @@ fn candidate_re() -> &'static Regex {
 fn context_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell|cellphone|call|called|calling|ring|fax|sms|text|whatsapp|contact|reach|reached|dial|ph|landline|hotline|helpline)\b|☎|📞")
+        Regex::new(r"(?i)(?-u:\b)(?:phone|tel|telephone|mobile|mob|cell|cellphone|call|called|calling|ring|fax|sms|text|whatsapp|contact|reach|reached|dial|ph|landline|hotline|helpline)(?-u:\b)|☎|📞")
             .expect("static regex")
     })
 }
