@@ -241,6 +241,26 @@ mod tests {
     }
 
     #[test]
+    fn a_later_request_is_its_recorded_count_plus_what_was_added() {
+        let p = Pair {
+            line: 10,
+            ours: 8_000,
+            hidden: 300,
+            recorded: 20_000,
+        };
+        // The unseen part and the reasoning are in the recorded count.
+        assert_eq!(p.estimate(9_000, 1.0), 21_000.0);
+        assert_eq!(p.estimate(9_000, 1.2), 21_200.0);
+        assert_eq!(p.estimate(8_000, 1.2), 20_000.0);
+        let c = Calibration {
+            factor: 1.0,
+            offset: 11_700.0,
+            pairs: 1,
+        };
+        assert_eq!(p.predict(&c), 20_000.0);
+    }
+
+    #[test]
     fn sampling_keeps_the_ends() {
         let u: Vec<RecordedUsage> = (1..=100)
             .map(|i| RecordedUsage {

@@ -389,6 +389,61 @@ fn a_remote_codex_compaction_replaces_the_history() {
     assert_eq!(out["input"].as_array().unwrap().len(), 3);
 }
 
+fn token_count(input: u64, reasoning: u64) -> Value {
+    codex(
+        "event_msg",
+        json!({"type": "token_count", "info": {"last_token_usage": {
+            "input_tokens": input, "reasoning_output_tokens": reasoning}}}),
+    )
+}
+
+fn codex_call(id: &str) -> [Value; 3] {
+    [
+        codex(
+            "response_item",
+            json!({"type": "reasoning", "summary": [], "encrypted_content": "gAAA"}),
+        ),
+        codex(
+            "response_item",
+            json!({"type": "function_call", "name": "shell", "call_id": id, "arguments": "{}"}),
+        ),
+        codex(
+            "response_item",
+            json!({"type": "function_call_output", "call_id": id, "output": "ok"}),
+        ),
+    ]
+}
+
+/// The provider feeds a turn's earlier reasoning back to each later call
+/// and drops it at the next user message; a count written after that
+/// message belongs to the turn that ended.
+#[test]
+fn a_codex_call_records_the_reasoning_of_its_turn_so_far() {
+    let mut items = vec![codex("response_item", msg("user", "fix it"))];
+    items.extend(codex_call("c1"));
+    items.push(token_count(1000, 40));
+    items.extend(codex_call("c2"));
+    items.push(token_count(1100, 60));
+    items.push(codex("response_item", msg("assistant", "done")));
+    items.push(codex("response_item", msg("user", "now the docs")));
+    // The answer's count, written late: the old turn's.
+    items.push(token_count(1200, 500));
+    items.extend(codex_call("c3"));
+    items.push(token_count(1300, 7));
+    items.extend(codex_call("c4"));
+    items.push(token_count(1400, 0));
+    let doc = formats::open(&lines(&items), &src()).unwrap();
+    let hidden: Vec<(u64, u64)> = doc
+        .recorded_usage()
+        .iter()
+        .map(|u| (u.input_tokens, u.hidden_reasoning_tokens))
+        .collect();
+    assert_eq!(
+        hidden,
+        [(1000, 0), (1100, 40), (1200, 100), (1300, 0), (1400, 7)]
+    );
+}
+
 #[test]
 fn an_early_codex_rollout_is_read_too() {
     let bytes = lines(&[
