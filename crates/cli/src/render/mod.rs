@@ -108,6 +108,13 @@ fn headroom(r: &continuity_core::report::Report) -> String {
         }
         _ => recent,
     };
+    if h.after > h.trigger {
+        // What must be kept raised the target over the trigger.
+        return format!(
+            "    headroom compacted to {} under the target {} (must keep {}), which is over the trigger {}: no room, the next request compacts again (a trigger above {} leaves some)\n",
+            h.after, h.target, r.budget.must_keep, h.trigger, h.after
+        );
+    }
     format!(
         "    headroom compacted to {} under the target {} (must keep {}); the next compaction starts over the trigger {}: room for {} tokens{}\n",
         h.after, h.target, r.budget.must_keep, h.trigger, h.room, turns

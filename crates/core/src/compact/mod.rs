@@ -378,7 +378,7 @@ fn finish(
     report.precedence = precedence;
     report.budget = r.allocation.report.clone();
     report.headroom = measure::headroom(
-        inputs.policy.compaction.trigger_tokens.max(target),
+        inputs.policy.compaction.trigger_tokens,
         target,
         report.tokens.after,
         measure::growth_per_turn(t, tokens)?,
