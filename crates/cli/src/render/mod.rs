@@ -93,6 +93,13 @@ fn recorded(rec: &continuity_core::report::Recorded) -> String {
 /// Trigger, target and the room a compaction leaves, in turns.
 fn headroom(r: &continuity_core::report::Report) -> String {
     let h = &r.headroom;
+    if h.after > h.trigger {
+        // What must be kept raised the target over the trigger.
+        return format!(
+            "    headroom compacted to {} under the target {} (must keep {}), which is over the trigger {}: no room, the next request compacts again (a trigger above {} leaves some)\n",
+            h.after, h.target, r.budget.must_keep, h.trigger, h.after
+        );
+    }
     let recent = match (h.turns, h.growth_per_turn) {
         (Some(n), Some(g)) => {
             format!(", about {n:.1} turns at the session's recent {g} tokens a turn")
@@ -108,13 +115,6 @@ fn headroom(r: &continuity_core::report::Report) -> String {
         }
         _ => recent,
     };
-    if h.after > h.trigger {
-        // What must be kept raised the target over the trigger.
-        return format!(
-            "    headroom compacted to {} under the target {} (must keep {}), which is over the trigger {}: no room, the next request compacts again (a trigger above {} leaves some)\n",
-            h.after, h.target, r.budget.must_keep, h.trigger, h.after
-        );
-    }
     format!(
         "    headroom compacted to {} under the target {} (must keep {}); the next compaction starts over the trigger {}: room for {} tokens{}\n",
         h.after, h.target, r.budget.must_keep, h.trigger, h.room, turns
