@@ -202,7 +202,7 @@ impl TokenCount for TokenCounter {
                 if let Some(n) = self.memo.get(text) {
                     return Ok(n);
                 }
-                t.encode(text, false)
+                t.encode_fast(text, false)
                     .map(|e| e.len())
                     .map_err(|e| Error::Tokenizer(e.to_string()))?
             }

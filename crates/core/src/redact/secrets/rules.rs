@@ -1,7 +1,10 @@
 //! Provider key formats as data: gitleaks' rules (MIT, see the header of
 //! `data/secrets/gitleaks.toml`) and our own (`data/secrets/continuity.toml`),
-//! embedded at build time and compiled once per process, since every
-//! `Redactor` of a run (and of a batch) uses the same rules.
+//! embedded at build time and loaded once per process, since every
+//! `Redactor` of a run (and of a batch) uses the same rules. Each rule's
+//! regex is checked at load and compiled the first time its keywords
+//! turn up: a one-shot compaction that meets few providers' keywords
+//! compiles a handful of the 200-odd rules.
 
 use std::sync::OnceLock;
 
@@ -34,7 +37,7 @@ pub enum RuleError {
     Regex {
         id: String,
         #[source]
-        source: Box<regex::Error>,
+        source: Box<regex_syntax::Error>,
     },
     #[error("secret rule keywords: {0}")]
     Keywords(#[from] aho_corasick::BuildError),
@@ -67,15 +70,16 @@ struct RuleSpec {
     generic: bool,
 }
 
-/// One compiled rule.
+/// One rule, its regexes compiled on first use.
 pub struct Rule {
     pub id: String,
     /// Where the rule comes from (`gitleaks`, `continuity`): attribution.
     pub source: String,
-    regex: Regex,
+    regex: String,
+    allow: Vec<String>,
+    compiled: OnceLock<Option<Compiled>>,
     entropy: Option<f64>,
     secret_group: Option<usize>,
-    allow: Vec<Regex>,
     stopwords: Vec<String>,
     /// Finds a secret by its surroundings (`curl -H`, `Bearer`), not its format.
     generic: bool,
@@ -180,32 +184,58 @@ impl RuleSet {
     }
 }
 
+/// A rule's regex and allowlist, compiled.
+struct Compiled {
+    regex: Regex,
+    allow: Vec<Regex>,
+}
+
+/// A rule whose regexes parse; compiling them waits for the first text
+/// that holds the rule's keywords.
 fn compile(spec: RuleSpec, source: &str) -> Result<Rule, RuleError> {
-    let regex_error = |id: &str, e: regex::Error| RuleError::Regex {
-        id: id.to_string(),
-        source: Box::new(e),
-    };
-    let regex = Regex::new(&spec.regex).map_err(|e| regex_error(&spec.id, e))?;
-    let allow = spec
-        .allow
-        .iter()
-        .map(|a| Regex::new(a).map_err(|e| regex_error(&spec.id, e)))
-        .collect::<Result<_, _>>()?;
+    for pattern in std::iter::once(&spec.regex).chain(&spec.allow) {
+        regex_syntax::Parser::new()
+            .parse(pattern)
+            .map_err(|e| RuleError::Regex {
+                id: spec.id.clone(),
+                source: Box::new(e),
+            })?;
+    }
     Ok(Rule {
         id: spec.id,
         source: source.to_string(),
-        regex,
+        regex: spec.regex,
+        allow: spec.allow,
+        compiled: OnceLock::new(),
         entropy: spec.entropy,
         secret_group: spec.secret_group,
-        allow,
         stopwords: spec.stopwords.iter().map(|s| s.to_lowercase()).collect(),
         generic: spec.generic,
     })
 }
 
 impl Rule {
+    /// The compiled regexes; `None` only for a rule that parses but does
+    /// not compile, which `every_rule_compiles_and_names_its_source` rules out.
+    fn compiled(&self) -> Option<&Compiled> {
+        self.compiled
+            .get_or_init(|| {
+                let regex = Regex::new(&self.regex).ok()?;
+                let allow = self
+                    .allow
+                    .iter()
+                    .map(|a| Regex::new(a).ok())
+                    .collect::<Option<_>>()?;
+                Some(Compiled { regex, allow })
+            })
+            .as_ref()
+    }
+
     fn scan(&self, text: &str, out: &mut Vec<Finding>) {
-        for caps in self.regex.captures_iter(text) {
+        let Some(compiled) = self.compiled() else {
+            return;
+        };
+        for caps in compiled.regex.captures_iter(text) {
             let secret = match self.secret_group {
                 Some(g) => caps.get(g),
                 // gitleaks' reading: the first non-empty group, else the match.
@@ -213,7 +243,7 @@ impl Rule {
             }
             .or_else(|| caps.get(0));
             let Some(secret) = secret else { continue };
-            if self.accepts(secret.as_str()) {
+            if self.accepts(secret.as_str(), &compiled.allow) {
                 out.push(Finding {
                     start: secret.start(),
                     end: secret.end(),
@@ -225,14 +255,14 @@ impl Rule {
     }
 
     /// The rule's own checks: entropy, allowlist, stopwords.
-    fn accepts(&self, secret: &str) -> bool {
+    fn accepts(&self, secret: &str, allow: &[Regex]) -> bool {
         if self
             .entropy
             .is_some_and(|least| super::shannon_entropy(secret) < least)
         {
             return false;
         }
-        if self.allow.iter().any(|a| a.is_match(secret)) {
+        if allow.iter().any(|a| a.is_match(secret)) {
             return false;
         }
         let lower = secret.to_lowercase();
@@ -248,6 +278,13 @@ mod tests {
     fn every_rule_compiles_and_names_its_source() {
         let set = rule_set().unwrap();
         assert!(set.rules.len() > 200, "{}", set.rules.len());
+        for rule in &set.rules {
+            assert!(
+                rule.compiled().is_some(),
+                "rule {} does not compile",
+                rule.id
+            );
+        }
         assert!(set.rules.iter().any(|r| r.source == "gitleaks"));
         assert!(set.rules.iter().any(|r| r.source == "continuity"));
     }
