@@ -17,6 +17,9 @@ pub const SYMBOLS: usize = 12;
 pub const SETTINGS: usize = 6;
 /// The most symbols named for a file that was only read.
 const READ_SYMBOLS: usize = 8;
+/// The most verdict lines kept per file, and the most characters of each.
+pub const VERDICTS: usize = 3;
+const VERDICT_CHARS: usize = 160;
 
 /// What one write call did to one file.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +32,9 @@ pub struct FileChange {
     pub symbols: Vec<String>,
     /// Constants the new text sets to a literal (`limit = 500`).
     pub settings: Vec<String>,
+    /// Lines the new text labels as a decision, status or verdict
+    /// (`- Decision: …`, `**Gate Status**: PASS …`), as written.
+    pub verdicts: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,6 +130,7 @@ pub fn changes(args: &Value) -> Vec<FileChange> {
                 excerpt: excerpt(old, new),
                 symbols: symbols(&new_texts),
                 settings: settings(&new_texts),
+                verdicts: verdicts(&new_texts),
             }
         }
         (None, whole) => FileChange {
@@ -132,8 +139,64 @@ pub fn changes(args: &Value) -> Vec<FileChange> {
             excerpt: None,
             symbols: symbols(&[whole.unwrap_or("")]),
             settings: settings(&[whole.unwrap_or("")]),
+            verdicts: verdicts(&[whole.unwrap_or("")]),
         },
     }]
+}
+
+/// A heredoc that a shell command writes to a file: `cat <<'EOF' > path`,
+/// `cat > path <<EOF`, `tee -a path <<EOF`.
+fn heredoc_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(concat!(
+            r#"(?m)(?:^|[;&|(]\s*)(?:cat(?:\s+(>>?)\s*(["']?[^\s<>;&|"']+["']?))?|tee(?:\s+(-a))?\s+(["']?[^\s<>;&|"']+["']?))"#,
+            r#"\s*<<-?\s*["']?([A-Za-z_][A-Za-z0-9_]*)["']?(?:\s*(>>?)\s*(["']?[^\s<>;&|"']+["']?))?[^\n]*\n"#
+        ))
+        .expect("static regex")
+    })
+}
+
+/// The files a shell command writes through heredocs, each as a change
+/// with its body's symbols, settings and verdicts (the body is not kept).
+pub fn heredoc_writes(command: &str) -> Vec<FileChange> {
+    let mut out = Vec::new();
+    for c in heredoc_re().captures_iter(command) {
+        let group = |i: usize| c.get(i).map(|m| m.as_str());
+        let (append, path) = match (group(2), group(4), group(7)) {
+            (Some(p), _, _) => (group(1) == Some(">>"), p),
+            (_, Some(p), _) => (group(3).is_some(), p),
+            (_, _, Some(p)) => (group(6) == Some(">>"), p),
+            _ => continue,
+        };
+        let (Some(delimiter), Some(whole)) = (group(5), c.get(0)) else {
+            continue;
+        };
+        let rest = &command[whole.end()..];
+        let end = rest
+            .lines()
+            .scan(0, |at, line| {
+                let start = *at;
+                *at += line.len() + 1;
+                Some((start, line))
+            })
+            .find(|(_, line)| line.trim() == delimiter)
+            .map_or(rest.len(), |(start, _)| start);
+        let body = &rest[..end];
+        out.push(FileChange {
+            path: path.trim_matches(['"', '\'']).to_string(),
+            action: if append {
+                Action::Edited
+            } else {
+                Action::Written
+            },
+            excerpt: None,
+            symbols: symbols(&[body]),
+            settings: settings(&[body]),
+            verdicts: verdicts(&[body]),
+        });
+    }
+    out
 }
 
 /// The changes of a `*** Begin Patch` envelope, one per file section.
@@ -146,6 +209,7 @@ fn patch_changes(patch: &str) -> Vec<FileChange> {
             last.excerpt = excerpt(&removed.join("\n"), &added.join("\n"));
             last.symbols = symbols(&[&added.join("\n")]);
             last.settings = settings(&[&added.join("\n")]);
+            last.verdicts = verdicts(&[&added.join("\n")]);
         }
         removed.clear();
         added.clear();
@@ -166,6 +230,7 @@ fn patch_changes(patch: &str) -> Vec<FileChange> {
                 excerpt: None,
                 symbols: Vec::new(),
                 settings: Vec::new(),
+                verdicts: Vec::new(),
             });
         } else if let Some(l) = line.strip_prefix('+') {
             added.push(l);
@@ -255,6 +320,41 @@ fn settings(texts: &[&str]) -> Vec<String> {
     // Stable: first seen first within each group.
     found.sort_by_key(|(declared, _)| !declared);
     found.into_iter().take(SETTINGS).map(|(_, s)| s).collect()
+}
+
+/// A line that labels what it states: a list item, heading or bold label
+/// whose last word names a decision, status or verdict, then `:` or a dash.
+fn verdict_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(concat!(
+            r"(?m)^[ \t]*(?:[-*+][ \t]+|#{1,6}[ \t]+|>[ \t]*)?(?:\*\*|__)?",
+            r"(?:[A-Za-z0-9.]+[ \t]){0,3}",
+            r"(?i:decision|status|verdict|conclusion|outcome|assessment|recommendation|resolution)s?",
+            r"(?:\*\*|__)?[ \t]*(?::|—|–| - )(?:\*\*|__)?[ \t]*\S[^\n]{2,}$"
+        ))
+        .expect("static regex")
+    })
+}
+
+/// The lines the texts label as a decision, status or verdict, first seen
+/// first, at most [`VERDICTS`], each bounded: what a plan, a research note
+/// or a review says was decided, which the file's symbols do not.
+fn verdicts(texts: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for text in texts {
+        for m in verdict_re().find_iter(text) {
+            let line = m.as_str().trim();
+            let line = match line.char_indices().nth(VERDICT_CHARS) {
+                Some((i, _)) => format!("{}…", &line[..i]),
+                None => line.to_string(),
+            };
+            if out.len() < VERDICTS && !out.contains(&line) {
+                out.push(line);
+            }
+        }
+    }
+    out
 }
 
 /// The names a file's text defines, for a file that was read: its
@@ -416,5 +516,57 @@ mod tests {
         assert_eq!(c[0].action, Action::Written);
         assert_eq!(c[0].excerpt, None);
         assert_eq!(c[0].symbols, vec!["Loader", "load"]);
+    }
+
+    #[test]
+    fn a_written_document_keeps_the_lines_it_labels_a_decision_or_verdict() {
+        let doc = "# Research\n\n## Queues\n- Decision: Use one queue per worker pool, capped at 8.\n\
+                   - Rationale: fewer moving parts.\n\n**Gate Status**: PASS WITH NOTE — no rules yet.\n\
+                   ### 6.1 Overall Assessment: FEASIBLE\n\
+                   The status of the build is unknown.\nStatus:\n";
+        let c = changes(&json!({"file_path": "docs/research.md", "content": doc}));
+        assert_eq!(
+            c[0].verdicts,
+            vec![
+                "- Decision: Use one queue per worker pool, capped at 8.",
+                "**Gate Status**: PASS WITH NOTE — no rules yet.",
+                "### 6.1 Overall Assessment: FEASIBLE",
+            ]
+        );
+        // Prose that mentions a status, and a label with nothing after it, are not verdicts.
+        let prose = changes(
+            &json!({"file_path": "n.md", "content": "The status of the build is unknown.\nStatus:\n"}),
+        );
+        assert!(prose[0].verdicts.is_empty(), "{:?}", prose[0].verdicts);
+    }
+
+    #[test]
+    fn a_heredoc_a_command_writes_is_a_file_written() {
+        let c = heredoc_writes(
+            "cat <<'EOF' > docs/notes.md\n# Notes\n- Decision: ship the queue at 8 workers.\nEOF\n\
+             && cat > src/app.py <<EOF\ndef main():\n    pass\nEOF",
+        );
+        assert_eq!(c.len(), 2, "{c:?}");
+        assert_eq!(
+            (c[0].path.as_str(), c[0].action),
+            ("docs/notes.md", Action::Written)
+        );
+        assert_eq!(
+            c[0].verdicts,
+            vec!["- Decision: ship the queue at 8 workers."]
+        );
+        assert_eq!(
+            (c[1].path.as_str(), c[1].action),
+            ("src/app.py", Action::Written)
+        );
+        assert_eq!(c[1].symbols, vec!["main"]);
+        let appended = heredoc_writes("tee -a log.txt <<'END'\nline\nEND");
+        assert_eq!(
+            (appended[0].path.as_str(), appended[0].action),
+            ("log.txt", Action::Edited)
+        );
+        // A heredoc fed to a program, not written to a file, and a plain cat.
+        assert!(heredoc_writes("python3 - <<'EOF'\nprint(1)\nEOF").is_empty());
+        assert!(heredoc_writes("cat docs/notes.md").is_empty());
     }
 }

@@ -40,6 +40,7 @@ struct FileState {
     /// function is as much the session's work as the last one's.
     symbols: Vec<String>,
     settings: Vec<String>,
+    verdicts: Vec<String>,
     at: PartRef,
 }
 
@@ -47,6 +48,7 @@ impl FileState {
     fn record(&mut self, c: &FileChange) {
         merge_newest(&mut self.symbols, &c.symbols, files::SYMBOLS);
         merge_newest(&mut self.settings, &c.settings, files::SETTINGS);
+        merge_newest(&mut self.verdicts, &c.verdicts, files::VERDICTS);
     }
 }
 
@@ -366,6 +368,9 @@ impl Digest {
             // A poll brings the output of the command it polls: not
             // another read.
             self.viewed(&line, &outcome.output, e.at, !poll);
+            if let Some(full) = exec::command_line(e.args) {
+                self.changed(e, files::heredoc_writes(&full));
+            }
         }
         let salient = exec::salient_lines(&outcome.output, outcome.status);
         if outcome.status == Status::Ok {
@@ -433,6 +438,11 @@ impl Digest {
             self.failed(e, format!("{} {path}", e.name), e.name);
             return;
         }
+        self.changed(e, changes);
+    }
+
+    /// Record what a call that succeeded did to files.
+    fn changed(&mut self, e: &Event<'_>, changes: Vec<FileChange>) {
         for c in changes {
             let key = format!("{} {}", e.name, c.path);
             self.resolve(
@@ -703,6 +713,10 @@ fn file_entry(f: &FileState) -> Entry {
     }
     if !f.settings.is_empty() {
         line.push_str(&format!("; sets {}", f.settings.join(", ")));
+    }
+    if !f.verdicts.is_empty() {
+        let quoted: Vec<String> = f.verdicts.iter().map(|v| format!("`{v}`")).collect();
+        line.push_str(&format!("; records {}", quoted.join(", ")));
     }
     if let Some(c) = &f.last {
         if let Some((old, new)) = &c.excerpt {
