@@ -848,6 +848,8 @@ fn plan_lines(name: &str, args: &Value, tasks: &mut Vec<(String, String)>) -> Op
 }
 
 /// Claude Code's task tools: a created task by subject, an update by id.
+/// Each line names its task as the tool does (`Task #3`): a later update
+/// needs the id.
 fn task_update(name: &str, args: &Value, tasks: &mut Vec<(String, String)>) -> Option<Vec<String>> {
     let text = |k: &str| args.get(k).and_then(Value::as_str).map(str::to_string);
     if let Some(subject) = text("subject") {
@@ -864,7 +866,10 @@ fn task_update(name: &str, args: &Value, tasks: &mut Vec<(String, String)>) -> O
     Some(
         tasks
             .iter()
-            .map(|(subject, status)| format!("- [{status}] {}", verbatim(subject)))
+            .enumerate()
+            .map(|(i, (subject, status))| {
+                format!("- [{status}] Task #{}: {}", i + 1, verbatim(subject))
+            })
             .collect(),
     )
 }
@@ -1261,6 +1266,26 @@ mod tests {
                 "It ran 1 command, 1 of them beyond reading. The latest was `cargo test`, which ended exit 101 [m4].",
                 "Still open: 1 error; the latest is `cargo test` → exit 101: test loader::retries ... FAILED [m4].",
             ]
+        );
+    }
+
+    #[test]
+    fn claude_code_tasks_keep_the_ids_their_updates_use() {
+        let mut tasks = Vec::new();
+        for subject in ["Add the flag", "Wire up the hooks"] {
+            plan_lines("TaskCreate", &json!({"subject": subject}), &mut tasks);
+        }
+        let lines = plan_lines(
+            "TaskUpdate",
+            &json!({"taskId": "2", "status": "in_progress"}),
+            &mut tasks,
+        );
+        assert_eq!(
+            lines,
+            Some(vec![
+                "- [pending] Task #1: Add the flag".to_string(),
+                "- [in_progress] Task #2: Wire up the hooks".to_string(),
+            ])
         );
     }
 }
