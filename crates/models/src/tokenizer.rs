@@ -191,6 +191,10 @@ impl TokenCounter {
     }
 }
 
+/// Text below which `count_each` counts on the calling thread: a
+/// reference archive's request (about 100 KB) counts faster alone.
+const PARALLEL_BYTES: usize = 256 * 1024;
+
 impl TokenCount for TokenCounter {
     fn count(&self, text: &str) -> Result<usize, Error> {
         if text.is_empty() {
@@ -222,10 +226,16 @@ impl TokenCount for TokenCounter {
         Ok(n)
     }
 
-    /// In parallel: tokenizing is a compaction's largest cost, and each
-    /// text's count is independent of the others.
+    /// In parallel when there is enough to count: tokenizing is a
+    /// compaction's largest cost and each text's count is independent of
+    /// the others, but below [`PARALLEL_BYTES`] waking the pool's threads
+    /// costs more than it saves.
     fn count_each(&self, texts: &[&str]) -> Result<Vec<usize>, Error> {
         use rayon::prelude::*;
+        let bytes: usize = texts.iter().map(|t| t.len()).sum();
+        if bytes < PARALLEL_BYTES {
+            return texts.iter().map(|t| self.count(t)).collect();
+        }
         texts.par_iter().map(|t| self.count(t)).collect()
     }
 

@@ -50,6 +50,17 @@ fn counts_made_together_or_again_are_the_counts_made_alone() {
     let o200k = TokenCounter::o200k_base().unwrap();
     let alone: Vec<usize> = texts.iter().map(|t| o200k.count(t).unwrap()).collect();
     assert_eq!(o200k.count_each(&texts).unwrap(), alone);
+    // Past the size where counting goes parallel (256 KiB), in order.
+    let many: Vec<&str> = texts
+        .iter()
+        .copied()
+        .cycle()
+        .take(texts.len() * 400)
+        .collect();
+    assert!(many.iter().map(|t| t.len()).sum::<usize>() > 256 * 1024);
+    let fresh = TokenCounter::default_tokenizer().unwrap();
+    let in_order: Vec<usize> = expected.iter().copied().cycle().take(many.len()).collect();
+    assert_eq!(fresh.count_each(&many).unwrap(), in_order, "in parallel");
 }
 
 #[test]
