@@ -173,11 +173,13 @@ pub fn heredoc_writes(command: &str) -> Vec<FileChange> {
             continue;
         };
         let rest = &command[whole.end()..];
+        // `split_inclusive` keeps each line's own ending, so the offsets
+        // stay on character boundaries whatever the line endings.
         let end = rest
-            .lines()
+            .split_inclusive('\n')
             .scan(0, |at, line| {
                 let start = *at;
-                *at += line.len() + 1;
+                *at += line.len();
                 Some((start, line))
             })
             .find(|(_, line)| line.trim() == delimiter)
@@ -560,6 +562,8 @@ mod tests {
             ("src/app.py", Action::Written)
         );
         assert_eq!(c[1].symbols, vec!["main"]);
+        let crlf = heredoc_writes("cat > é.md <<EOF\r\n# Été\r\n- Status: done — ok\r\nEOF\r\n");
+        assert_eq!(crlf[0].verdicts, vec!["- Status: done — ok"], "CRLF lines");
         let appended = heredoc_writes("tee -a log.txt <<'END'\nline\nEND");
         assert_eq!(
             (appended[0].path.as_str(), appended[0].action),
