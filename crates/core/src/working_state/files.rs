@@ -258,12 +258,13 @@ fn excerpt(old: &str, new: &str) -> Option<(String, String)> {
     if first_new.is_none() && first_old.is_none() {
         return None;
     }
-    let side = |l: Option<&&str>| l.map(|s| cut(s)).unwrap_or_default();
+    let side = |l: Option<&&str>| l.map(|s| cut(s, EXCERPT_CHARS)).unwrap_or_default();
     Some((side(first_old), side(first_new)))
 }
 
-fn cut(s: &str) -> String {
-    match s.char_indices().nth(EXCERPT_CHARS) {
+/// `s` up to `chars` characters, an ellipsis marking a cut.
+fn cut(s: &str, chars: usize) -> String {
+    match s.char_indices().nth(chars) {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s.to_string(),
     }
@@ -346,11 +347,7 @@ fn verdicts(texts: &[&str]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for text in texts {
         for m in verdict_re().find_iter(text) {
-            let line = m.as_str().trim();
-            let line = match line.char_indices().nth(VERDICT_CHARS) {
-                Some((i, _)) => format!("{}…", &line[..i]),
-                None => line.to_string(),
-            };
+            let line = cut(m.as_str().trim(), VERDICT_CHARS);
             if out.len() < VERDICTS && !out.contains(&line) {
                 out.push(line);
             }
