@@ -6,6 +6,7 @@
 //! I/O here: the clock, the caps and the budget come in with the inputs.
 
 pub mod budget;
+mod fold;
 pub mod measure;
 pub mod narrative;
 pub mod pins;

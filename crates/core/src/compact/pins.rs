@@ -63,6 +63,12 @@ pub struct PinPlan {
     pub bulk: Vec<Pin>,
     /// Left out for lack of room (nothing later mentions them).
     pub over_budget: Vec<Pin>,
+    /// Not pinned again: the working-state digest's line for the same call
+    /// already says every line of it (a command's short output).
+    pub in_digest: Vec<Pin>,
+    /// Not pinned in a coding session: every line was code (the files are
+    /// on disk).
+    pub code_only: Vec<Pin>,
     /// Pinned lines withheld because they carry a directive that conflicts
     /// with the kernel (an injected "the restriction was lifted").
     pub rejected: Vec<RejectedDirective>,

@@ -276,6 +276,9 @@ const PIN_RANK: u8 = 2;
 /// Evidence a later turn mentions ranks with the digest's files and
 /// commands, when it has to yield at all.
 const RELIED_PIN_RANK: u8 = 1;
+/// A command's expanded file ranks with the files only read: the user's own
+/// words (the command line) stay first, and the file is on disk.
+const EXPANSION_RANK: u8 = 2;
 
 /// The flexible items: carried statements, working-state lines, and pins
 /// that need not be kept.
@@ -294,7 +297,7 @@ fn flexible(
                 at: s.part,
                 tokens: tokens.count(&s.text)?,
                 group: None,
-                rank: 0,
+                rank: if s.expansion { EXPANSION_RANK } else { 0 },
             });
         }
     }
@@ -386,8 +389,11 @@ fn attempt(
         mode.pins_on,
     );
     let statements = classify_statements(inputs, mode, t, selection.tail_start);
-    let working_state = digest_of(inputs, mode, selection.head(t));
+    let mut working_state = digest_of(inputs, mode, selection.head(t));
     let coding = working_state.is_coding();
+    if coding {
+        fold_for_coding(&mut plan, &mut working_state, relied);
+    }
     let (must, paid) = must_keep(
         mode,
         t,
@@ -403,13 +409,8 @@ fn attempt(
     let digest_kept: HashSet<usize> = (0..working_state.entries.len())
         .filter(|i| allocation.keeps(Flexible::Digest(*i)))
         .collect();
-    let kept_pins: Vec<bool> = plan
-        .pins
-        .iter()
-        .enumerate()
-        .map(|(i, p)| must_keep_pin(p, relied) || allocation.keeps(Flexible::Pin(i)))
-        .collect();
-    plan.keep_only(|i| kept_pins[i]);
+    keep_allocated_pins(&mut plan, &allocation, relied);
+    super::fold::unfold_dropped(&mut plan, &working_state, &digest_kept);
     let carried: HashSet<usize> = statements
         .iter()
         .enumerate()
@@ -443,6 +444,36 @@ fn attempt(
         digest_kept,
         coding,
     })
+}
+
+/// The pins that must stay or that the allocation kept; the rest were left
+/// out for room.
+fn keep_allocated_pins(plan: &mut PinPlan, allocation: &Allocation, relied: ReliedOn) {
+    let kept: Vec<bool> = plan
+        .pins
+        .iter()
+        .enumerate()
+        .map(|(i, p)| must_keep_pin(p, relied) || allocation.keeps(Flexible::Pin(i)))
+        .collect();
+    plan.keep_only(|i| kept[i]);
+}
+
+/// A coding session's pins without their code lines, and without those the
+/// digest already says (see [`super::fold`]).
+fn fold_for_coding(plan: &mut PinPlan, digest: &mut WorkingState, relied: ReliedOn) {
+    super::fold::drop_code_lines(plan);
+    super::fold::fold_into_digest(
+        plan,
+        digest,
+        |p| must_keep_pin(p, relied),
+        |p| {
+            if p.relied_on {
+                RELIED_PIN_RANK
+            } else {
+                PIN_RANK
+            }
+        },
+    );
 }
 
 /// The working-state digest of the head, where the strategy pins evidence
@@ -523,13 +554,15 @@ fn covered_by_digest<'t>(
 }
 
 /// Parts of the head the governed summary leaves out: carried, superseded
-/// and off-mission user texts.
+/// and off-mission user texts, and a command's expanded file (the harness's
+/// text, not the work).
 pub fn excluded_from_summary(r: &Retained) -> HashSet<crate::transcript::PartRef> {
     r.statements
         .iter()
         .enumerate()
         .filter(|(i, s)| {
             r.carried.contains(i)
+                || s.expansion
                 || matches!(
                     s.status,
                     StatementStatus::Superseded { .. } | StatementStatus::SelfDeclared { .. }

@@ -188,6 +188,8 @@ struct CallFates<'a> {
     superseded: HashSet<&'a str>,
     bulk: HashSet<&'a str>,
     over_budget: HashSet<&'a str>,
+    in_digest: HashSet<&'a str>,
+    code_only: HashSet<&'a str>,
 }
 
 impl<'a> CallFates<'a> {
@@ -198,6 +200,8 @@ impl<'a> CallFates<'a> {
             superseded: ids(&plan.superseded),
             bulk: ids(&plan.bulk),
             over_budget: ids(&plan.over_budget),
+            in_digest: ids(&plan.in_digest),
+            code_only: ids(&plan.code_only),
         }
     }
 }
@@ -289,6 +293,8 @@ fn head_record(
         Some(fields) if fields.is_empty() => "evidence.bulk_view",
         _ if calls.bulk.contains(id.as_str()) => "evidence.bulk_listing",
         _ if calls.over_budget.contains(id.as_str()) => "budget.newest_first",
+        _ if calls.in_digest.contains(id.as_str()) => "working_state.digest",
+        _ if calls.code_only.contains(id.as_str()) => "working_state.code",
         Some(_) => "evidence.superseded_or_no_records",
         None if calls.superseded.contains(id.as_str()) => "evidence.latest_wins",
         None if s.policy.retention.infer_evidence => "evidence.no_values",
@@ -327,53 +333,7 @@ fn pin_records(plan: &PinPlan, tokens: &dyn TokenCount) -> Result<Vec<AuditRecor
             .detail(format!("from {}", p.source)),
         );
     }
-    for p in &plan.superseded {
-        out.push(
-            AuditRecord::new(
-                format!("pin:{}", p.record_id),
-                "pinned_field",
-                Decision::Dropped,
-                "evidence.latest_wins",
-            )
-            .tool(&p.tool, &p.call_id)
-            .record(&p.record_id)
-            .detail(format!(
-                "from {}; a later return of the same record is kept",
-                p.source
-            )),
-        );
-    }
-    for (pins, rule, detail) in [
-        (
-            &plan.bulk,
-            "evidence.bulk_listing",
-            "a record of a bulk listing that no later turn mentions",
-        ),
-        (
-            &plan.over_budget,
-            "budget.newest_first",
-            "no later turn mentions it and there was no room left; newer evidence was kept first",
-        ),
-    ] {
-        for p in pins {
-            let detail = if p.relied_on {
-                "a later turn mentions it, but keeping all such evidence was over the target; newer evidence was kept first"
-            } else {
-                detail
-            };
-            out.push(
-                AuditRecord::new(
-                    format!("pin:{}", p.record_id),
-                    "pinned_field",
-                    Decision::Dropped,
-                    rule,
-                )
-                .tool(&p.tool, &p.call_id)
-                .record(&p.record_id)
-                .detail(format!("from {}; {detail}", p.source)),
-            );
-        }
-    }
+    out.extend(unpinned_records(plan));
     for p in &plan.in_tail {
         out.push(
             AuditRecord::new(
@@ -388,6 +348,64 @@ fn pin_records(plan: &PinPlan, tokens: &dyn TokenCount) -> Result<Vec<AuditRecor
         );
     }
     Ok(out)
+}
+
+/// The records that are not pinned, and why: superseded, bulk, over the
+/// budget, said by the digest, or only code.
+fn unpinned_records(plan: &PinPlan) -> Vec<AuditRecord> {
+    let mut out = Vec::new();
+    for (pins, decision, rule, detail) in [
+        (
+            &plan.superseded,
+            Decision::Dropped,
+            "evidence.latest_wins",
+            "a later return of the same record is kept",
+        ),
+        (
+            &plan.bulk,
+            Decision::Dropped,
+            "evidence.bulk_listing",
+            "a record of a bulk listing that no later turn mentions",
+        ),
+        (
+            &plan.over_budget,
+            Decision::Dropped,
+            "budget.newest_first",
+            "no later turn mentions it and there was no room left; newer evidence was kept first",
+        ),
+        (
+            &plan.in_digest,
+            Decision::Kept,
+            "working_state.digest",
+            "the working-state digest's line for the same call says it, word for word",
+        ),
+        (
+            &plan.code_only,
+            Decision::Dropped,
+            "working_state.code",
+            "only lines of code; the files are on disk",
+        ),
+    ] {
+        for p in pins {
+            let detail = if p.relied_on && rule == "budget.newest_first" {
+                "a later turn mentions it, but keeping all such evidence was over the target; newer evidence was kept first"
+            } else {
+                detail
+            };
+            out.push(
+                AuditRecord::new(
+                    format!("pin:{}", p.record_id),
+                    "pinned_field",
+                    decision,
+                    rule,
+                )
+                .tool(&p.tool, &p.call_id)
+                .record(&p.record_id)
+                .detail(format!("from {}; {detail}", p.source)),
+            );
+        }
+    }
+    out
 }
 
 fn directive_record(d: &RejectedDirective) -> AuditRecord {

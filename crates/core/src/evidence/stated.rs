@@ -43,6 +43,18 @@ pub struct Statement {
     /// Keys it sets (`key=value`, `key: value`, `key -> value`), lowercased.
     pub keys: Vec<String>,
     pub status: StatementStatus,
+    /// The text a harness expanded a command into (a Claude Code slash
+    /// command's file), not words the user typed: it yields to the digest.
+    pub expansion: bool,
+}
+
+/// Whether a user text invokes a harness command (Claude Code writes
+/// `<command-name>/name</command-name>`); the text after it in the same
+/// turn is that command's file, expanded.
+fn invokes_command(text: &str) -> bool {
+    let t = text.trim_start();
+    (t.starts_with("<command-message>") || t.starts_with("<command-name>"))
+        && t.contains("</command-name>")
 }
 
 fn pair_re() -> &'static Regex {
@@ -98,6 +110,36 @@ fn rest_words(text: &str) -> usize {
     n
 }
 
+/// `text` with each fenced code block replaced by one line that says how
+/// many lines were left out; an unclosed fence is kept as it is.
+pub fn without_code_blocks(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let fence = line.trim_start().starts_with("```");
+        let close = fence
+            .then(|| (i + 1..lines.len()).find(|&j| lines[j].trim_start().starts_with("```")))
+            .flatten();
+        match close {
+            Some(j) => {
+                let indent = &line[..line.len() - line.trim_start().len()];
+                out.push(format!(
+                    "{indent}[{} lines of code left out; the file has them]",
+                    j - i - 1
+                ));
+                i = j + 1;
+            }
+            None => {
+                out.push(line.to_string());
+                i += 1;
+            }
+        }
+    }
+    out.join("\n")
+}
+
 /// Every user text part before `head_end` (the compacted head), classified.
 /// `mission` is the part that acts as the mission (no kernel), if any.
 pub fn statements(t: &Transcript, head_end: usize, mission: Option<PartRef>) -> Vec<Statement> {
@@ -110,11 +152,21 @@ pub fn statements(t: &Transcript, head_end: usize, mission: Option<PartRef>) -> 
         if text.trim().is_empty() {
             continue;
         }
+        let expansion = out.last().is_some_and(|prev| {
+            prev.part.message == at.message && !prev.expansion && invokes_command(&prev.text)
+        });
+        // An agent's own earlier summary quotes code the agent can re-read.
+        let text = if is_agent_summary(text) {
+            without_code_blocks(text)
+        } else {
+            text.clone()
+        };
         out.push(Statement {
             part: at,
-            keys: keys_of(text),
-            text: text.clone(),
+            keys: keys_of(&text),
+            text,
             status: StatementStatus::Carried,
+            expansion,
         });
     }
     // The latest statement of each key, over the whole conversation.
@@ -206,6 +258,34 @@ mod tests {
             envelope: Default::default(),
             instruction_style: Default::default(),
         }
+    }
+
+    #[test]
+    fn an_agents_summary_loses_its_code_blocks_and_keeps_its_prose() {
+        let summary = "This session is being continued from a previous conversation.\n   - Added `f()`:\n     ```go\n     func f() {}\n     // more\n     ```\n   - Tests pass.\n```\nunclosed";
+        let tr = t(&[summary, "Now push it."]);
+        let s = statements(&tr, tr.messages.len(), first_user_text(&tr));
+        assert_eq!(
+            s[0].text,
+            "This session is being continued from a previous conversation.\n   - Added `f()`:\n     [2 lines of code left out; the file has them]\n   - Tests pass.\n```\nunclosed"
+        );
+        assert_eq!(s[1].text, "Now push it.");
+    }
+
+    #[test]
+    fn a_commands_expanded_file_is_marked_and_the_command_line_is_not() {
+        let mut tr = t(&["<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>42</command-args>"]);
+        tr.messages[0]
+            .parts
+            .push(crate::transcript::PartRec::new(Part::Text(
+                "# Review\nRun every check.".into(),
+            )));
+        let s = statements(&tr, tr.messages.len(), first_user_text(&tr));
+        assert_eq!(
+            s.iter().map(|s| s.expansion).collect::<Vec<_>>(),
+            vec![false, true]
+        );
+        assert_eq!(s[0].status, StatementStatus::Mission);
     }
 
     #[test]

@@ -175,10 +175,15 @@ impl Summarizer for Extractive {
             .map(|s| s.text)
             .collect();
         let text = if request.job == SummaryJob::Coding {
-            let narrative = with_outline(request.outline, &candidates, request.word_cap);
+            let latest = latest_words(request.word_cap);
+            let narrative = with_outline(
+                request.outline,
+                &candidates,
+                request.word_cap.saturating_sub(latest),
+            );
             with_recent(narrative, &recent, request.word_cap)
         } else {
-            pick(&candidates, request.word_cap)
+            pick(&candidates, request.word_cap, 1.0)
         };
         Ok(SummaryOutput {
             text,
@@ -191,22 +196,41 @@ impl Summarizer for Extractive {
 /// latest statements too: they say what it was doing when the head ends.
 const CODING_FLOOR: usize = 100;
 
-/// An assistant sentence that states something, not narration.
+/// How much a coding narrative prefers newer sentences: what the agent
+/// found last is what the next turn builds on.
+const CODING_RECENCY: f64 = 3.0;
+
+/// The words of a coding narrative kept for the agent's latest statements
+/// whatever else it holds: where the work stands when the head ends.
+const LATEST_WORDS: usize = 80;
+
+fn latest_words(cap: usize) -> usize {
+    LATEST_WORDS.min(cap / 4)
+}
+
+/// An assistant sentence that states something, not narration. Its end is
+/// read past markdown emphasis (`**Done!**`).
 fn statement(s: &Sentence) -> bool {
     s.by_assistant
         && s.text.split_whitespace().count() >= MIN_NOTE_WORDS
         && !boilerplate_re().is_match(s.text.trim_start())
-        && s.text.trim_end().ends_with(['.', '!'])
+        && s.text
+            .trim_end()
+            .trim_end_matches(['*', '_', '`'])
+            .ends_with(['.', '!'])
 }
 
-/// `narrative`, then, while it is under [`CODING_FLOOR`] words, the newest
-/// statements it does not hold yet, in the order they were said.
+/// `narrative`, then the newest statements it does not hold yet, in the
+/// order they were said: at least [`latest_words`] of them, and more while
+/// the whole is under [`CODING_FLOOR`] words.
 fn with_recent(narrative: String, recent: &[String], cap: usize) -> String {
     let mut used = narrative.split_whitespace().count();
     let floor = CODING_FLOOR.min(cap);
+    let latest = latest_words(cap);
+    let mut added_words = 0;
     let mut added: Vec<&String> = Vec::new();
     for s in recent.iter().rev() {
-        if used >= floor {
+        if used >= floor && added_words >= latest {
             break;
         }
         let words = s.split_whitespace().count();
@@ -214,6 +238,7 @@ fn with_recent(narrative: String, recent: &[String], cap: usize) -> String {
             continue;
         }
         used += words;
+        added_words += words;
         added.push(s);
     }
     if added.is_empty() {
@@ -240,7 +265,7 @@ fn with_outline(outline: &[String], candidates: &[String], cap: usize) -> String
         used += words;
         parts.push(sentence);
     }
-    let decisions = pick(candidates, cap - used);
+    let decisions = pick(candidates, cap - used, CODING_RECENCY);
     let decisions = super::cap_words(&decisions, cap - used).0;
     parts.push(&decisions);
     parts
@@ -322,7 +347,7 @@ fn collect_prose(v: &Value, out: &mut Vec<String>) {
 
 pub use crate::evidence::values::split_sentences;
 
-fn score(sentence: &str, order: usize, total: usize) -> f64 {
+fn score(sentence: &str, order: usize, total: usize, recency_weight: f64) -> f64 {
     let ids = id_re()
         .find_iter(sentence)
         .count()
@@ -350,7 +375,7 @@ fn score(sentence: &str, order: usize, total: usize) -> f64 {
     } else {
         1.0
     };
-    2.0 * ids + 1.5 * amounts + cues + decided + length + recency
+    2.0 * ids + 1.5 * amounts + cues + decided + length + recency_weight * recency
 }
 
 fn word_set(s: &str) -> HashSet<String> {
@@ -384,7 +409,7 @@ fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
 
 /// Greedy pick under the word cap, best first, no near-duplicates, then
 /// written back in the order the assistant said them.
-fn pick(sentences: &[String], cap: usize) -> String {
+fn pick(sentences: &[String], cap: usize, recency_weight: f64) -> String {
     let total = sentences.len();
     let mut candidates: Vec<Candidate> = sentences
         .iter()
@@ -392,7 +417,7 @@ fn pick(sentences: &[String], cap: usize) -> String {
         .map(|(order, s)| Candidate {
             order,
             words: s.split_whitespace().count(),
-            score: score(s, order, total),
+            score: score(s, order, total, recency_weight),
             text: s.clone(),
         })
         .collect();
@@ -544,6 +569,7 @@ mod tests {
                 "Each port below 1024 needs root on this host.".to_string(),
             ],
             100,
+            1.0,
         );
         assert_eq!(picked.matches("NOT required").count(), 1, "{picked}");
         assert!(picked.ends_with("Each port below 1024 needs root on this host."));
@@ -578,9 +604,25 @@ mod tests {
         assert_eq!(
             out,
             format!(
+                "{} {} Most recently: The root cause was a stale cache key in the loader.",
+                outline[0], outline[1]
+            ),
+            "a quarter of the words is the latest statements'"
+        );
+        let roomy = Extractive
+            .summarize(&SummaryRequest {
+                word_cap: 80,
+                ..req
+            })
+            .unwrap()
+            .text;
+        assert_eq!(
+            roomy,
+            format!(
                 "{} {} The root cause was a stale cache key in the loader.",
                 outline[0], outline[1]
-            )
+            ),
+            "a decision the narrative holds is not repeated as the latest"
         );
         let short = Extractive
             .summarize(&SummaryRequest {

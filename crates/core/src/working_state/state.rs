@@ -116,7 +116,11 @@ pub fn digest(
         for (pi, p) in m.parts.iter().enumerate() {
             d.read_names(m.role, &p.part, mi);
             if let (Role::User, Part::Text(text)) = (m.role, &p.part) {
-                if !crate::markers::is_compacted_head(text) {
+                // An agent's own summary names what it did, not what the
+                // user pointed to.
+                if !crate::markers::is_compacted_head(text)
+                    && !crate::markers::is_agent_summary(text)
+                {
                     d.user_texts.push(text.clone());
                 }
             }
@@ -360,7 +364,7 @@ impl Digest {
         let names_a_file = exec::read_only(&line)
             && line
                 .split(|c: char| c.is_whitespace() || c == '\'' || c == '"')
-                .any(|w| self.user_names_file(w));
+                .any(|w| self.user_names_file(w) && !self.agent_changed(w));
         if !poll && !outcome.status.failed() && (self.user_names(&line) || names_a_file) {
             self.point(format!("`{line}`"), &outcome.output, e.at);
         }
@@ -472,7 +476,7 @@ impl Digest {
             return;
         }
         if let Some(path) = files::file_read(e.args) {
-            if self.user_names_file(&path) {
+            if self.user_names_file(&path) && !self.agent_changed(&path) {
                 self.point(path.clone(), &value_text(e.content), e.at);
             }
             self.names
@@ -524,6 +528,15 @@ impl Digest {
     fn user_names_file(&self, path: &str) -> bool {
         let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
         name.len() >= 5 && name.contains('.') && self.user_names(name)
+    }
+
+    /// Whether the agent itself wrote or edited the file at `path` so far:
+    /// reading back its own work is not reading what the user pointed to.
+    fn agent_changed(&self, path: &str) -> bool {
+        let path = path.trim_start_matches("./");
+        self.files.iter().any(|f| {
+            (f.written > 0 || f.edits > 0) && (f.path.ends_with(path) || path.ends_with(&f.path))
+        })
     }
 
     /// Keep what a pointed-to command or file returned, the latest per key.
@@ -646,7 +659,14 @@ impl Digest {
             out.push(failure_entry(f));
         }
         out.extend(self.files.iter().map(file_entry));
-        out.extend(self.commands.iter().map(command_entry));
+        // A command whose latest run is a failure listed above says nothing
+        // the error's line does not.
+        out.extend(
+            self.commands
+                .iter()
+                .filter(|c| !self.failures.iter().any(|f| f.at == c.at))
+                .map(command_entry),
+        );
         // Names are a coding session's: elsewhere the pins carry values.
         let coding = out.iter().any(|e| {
             matches!(
@@ -1036,15 +1056,15 @@ mod tests {
         let got = lines(&head);
         assert!(
             got.contains(
-                &"- `npm test` → exit 1: FAIL src/a.test.ts | Tests: 1 failed, 3 passed [m3]"
+                &"- `npm test` → exit 1: FAIL src/a.test.ts | Tests: 1 failed, 3 passed [m3]; not fixed yet"
                     .to_string()
             ),
             "{got:?}"
         );
         assert_eq!(
             got.iter().filter(|l| l.contains("npm test")).count(),
-            2,
-            "the error and the command: {got:?}"
+            1,
+            "the error's line says what the command's would: {got:?}"
         );
     }
 
