@@ -32,26 +32,37 @@ fn code_line(line: &str) -> bool {
 }
 
 /// In a coding session the agent can re-read a file: a text pin keeps its
-/// lines that are not code, each once (a sub-agent's trace repeats its
-/// calls), and a pin of nothing but code is not pinned.
+/// lines that are not code and that no newer text pin repeats (a command run
+/// again prints its output again; a sub-agent's trace repeats its calls). A
+/// pin of nothing but code is not pinned; one a newer pin repeats whole is
+/// superseded.
 pub(super) fn drop_code_lines(plan: &mut PinPlan) {
     let pins = std::mem::take(&mut plan.pins);
-    for mut p in pins {
-        if p.kind == PinKind::Text && !p.source.is_carried() {
-            let mut seen = HashSet::new();
-            let kept: Vec<&str> = p
-                .line
-                .lines()
-                .filter(|l| !code_line(l) && seen.insert(*l))
-                .collect();
-            if kept.is_empty() {
-                plan.code_only.push(p);
-                continue;
-            }
-            p.line = kept.join("\n");
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut kept_newest_first = Vec::new();
+    for mut p in pins.into_iter().rev() {
+        if p.kind != PinKind::Text || p.source.is_carried() {
+            kept_newest_first.push(p);
+            continue;
         }
-        plan.pins.push(p);
+        let lines: Vec<&str> = p.line.lines().filter(|l| !code_line(l)).collect();
+        if lines.is_empty() {
+            plan.code_only.push(p);
+            continue;
+        }
+        let fresh: Vec<&str> = lines
+            .into_iter()
+            .filter(|l| std::env::var("NODEDUP").is_ok() || seen.insert(l.to_string()))
+            .collect();
+        if fresh.is_empty() {
+            plan.superseded.push(p);
+            continue;
+        }
+        p.line = fresh.join("\n");
+        kept_newest_first.push(p);
     }
+    kept_newest_first.reverse();
+    plan.pins = kept_newest_first;
     plan.carried_live = plan.pins.iter().filter(|p| p.source.is_carried()).count();
 }
 
@@ -65,17 +76,21 @@ pub(super) fn fold_into_digest(
     rank: impl Fn(&Pin) -> u8,
 ) {
     let pins = std::mem::take(&mut plan.pins);
-    for p in pins {
-        let line = (!must_stay(&p) && !p.source.is_carried())
-            .then(|| digest_line_of(&p, digest))
-            .flatten();
-        match line {
-            Some(i) => {
-                digest.entries[i].rank = digest.entries[i].rank.min(rank(&p));
-                plan.in_digest.push(p);
-            }
-            None => plan.pins.push(p),
+    for mut p in pins {
+        if must_stay(&p) || p.source.is_carried() {
+            plan.pins.push(p);
+            continue;
         }
+        if let Some(i) = digest_line_of(&p, digest) {
+            digest.entries[i].rank = digest.entries[i].rank.min(rank(&p));
+            plan.in_digest.push(p);
+            continue;
+        }
+        if p.kind == PinKind::Text && passed(&p, digest) {
+            let kept: Vec<&str> = p.line.lines().filter(|l| !pass_line(l)).collect();
+            p.line = kept.join("\n");
+        }
+        plan.pins.push(p);
     }
     plan.carried_live = plan.pins.iter().filter(|p| p.source.is_carried()).count();
 }
@@ -91,10 +106,13 @@ pub(super) fn unfold_dropped(plan: &mut PinPlan, digest: &WorkingState, kept: &H
     }
 }
 
-/// The digest line that already says every line of `p` for the same call:
-/// a command's (or a failure's) line from the same result.
+/// The digest line that already says what `p` says for the same call: a
+/// command's (or a failure's) line from the same result that holds every
+/// line of it, or a passing test run's line with its counts, when no line
+/// of `p` it lacks reports a failure or a warning.
 fn digest_line_of(p: &Pin, digest: &WorkingState) -> Option<usize> {
-    use crate::working_state::Section;
+    use crate::evidence::infer::failure;
+    use crate::working_state::{exec, Section};
     let lines: Vec<&str> = p
         .line
         .lines()
@@ -105,10 +123,37 @@ fn digest_line_of(p: &Pin, digest: &WorkingState) -> Option<usize> {
         return None;
     }
     digest.entries.iter().position(|e| {
+        let ok = ran_ok(e);
+        let passed_tests = ok && exec::reports_test_counts(&e.line);
         matches!(e.section, Section::Commands | Section::Errors)
             && e.at == p.source.part()
-            && lines.iter().all(|l| e.line.contains(l))
+            && lines.iter().all(|l| {
+                e.line.contains(l) || (passed_tests && !failure(l)) || (ok && pass_line(l))
+            })
     })
+}
+
+/// Whether a digest line is a command that ran and ended well.
+fn ran_ok(e: &crate::working_state::Entry) -> bool {
+    e.section == crate::working_state::Section::Commands && e.line.contains("` → ok")
+}
+
+/// Whether the digest says the call that `p` came from ended well.
+fn passed(p: &Pin, digest: &WorkingState) -> bool {
+    digest
+        .entries
+        .iter()
+        .any(|e| e.at == p.source.part() && ran_ok(e))
+}
+
+/// A line that only says one unit passed (`ok  pkg 0.5s`, `? pkg [no test
+/// files]`, `--- PASS: TestA`, `test_a PASSED`): of a run that ended well,
+/// the digest's line says as much. A check mark is not one: tools print it
+/// before whatever they did.
+fn pass_line(line: &str) -> bool {
+    let t = line.trim_start_matches("- ").trim();
+    let starts = ["ok ", "ok\t", "? ", "?\t", "PASS", "--- PASS"];
+    starts.iter().any(|s| t.starts_with(s)) || t.ends_with(" PASSED") || t.ends_with(" ... ok")
 }
 
 #[cfg(test)]
@@ -145,6 +190,36 @@ mod tests {
             at,
             rank,
         }
+    }
+
+    #[test]
+    fn a_line_a_newer_pin_repeats_is_kept_once_in_the_newer() {
+        let mut plan = PinPlan {
+            pins: vec![
+                text_pin(
+                    "old",
+                    PartRef::new(2, 0),
+                    "- Checkpoints: 20\n- 18:10 [e6d2] docs",
+                ),
+                text_pin("whole", PartRef::new(4, 0), "- 18:10 [e6d2] docs"),
+                text_pin(
+                    "new",
+                    PartRef::new(6, 0),
+                    "- Checkpoints: 26\n- 18:10 [e6d2] docs",
+                ),
+            ],
+            ..PinPlan::default()
+        };
+        drop_code_lines(&mut plan);
+        let lines: Vec<&str> = plan.pins.iter().map(|p| p.line.as_str()).collect();
+        assert_eq!(
+            lines,
+            vec![
+                "- Checkpoints: 20",
+                "- Checkpoints: 26\n- 18:10 [e6d2] docs"
+            ]
+        );
+        assert_eq!(plan.superseded[0].call_id, "whole");
     }
 
     #[test]
@@ -208,5 +283,55 @@ mod tests {
             "its line was left out, so it was too"
         );
         assert_eq!(plan.over_budget[0].call_id, "same");
+    }
+
+    #[test]
+    fn a_passing_test_runs_output_folds_into_its_counts_but_not_its_warnings() {
+        let at = PartRef::new(2, 0);
+        let mut digest = WorkingState {
+            entries: vec![command(
+                "- `make test` → ok: 84 tests, 0 failures [m2]",
+                at,
+                1,
+            )],
+            ..WorkingState::default()
+        };
+        let mut plan = PinPlan {
+            pins: vec![
+                text_pin("quiet", at, "- Running setup for the suite...\n- Finished in 1.0 seconds\n- 84 tests, 0 failures"),
+                text_pin("warned", at, "- warning: function helper/1 is unused\n- 84 tests, 0 failures"),
+            ],
+            ..PinPlan::default()
+        };
+        fold_into_digest(&mut plan, &mut digest, |_| false, |_| 2);
+        assert_eq!(plan.in_digest[0].call_id, "quiet");
+        assert_eq!(plan.pins[0].call_id, "warned");
+    }
+
+    #[test]
+    fn a_run_that_ended_well_keeps_its_pins_lines_but_not_those_that_only_say_a_unit_passed() {
+        let at = PartRef::new(2, 0);
+        let mut digest = WorkingState {
+            entries: vec![command("- `go test ./...` → ok [m2]", at, 1)],
+            ..WorkingState::default()
+        };
+        let mut plan = PinPlan {
+            pins: vec![
+                text_pin(
+                    "units",
+                    at,
+                    "- ok  \tex.io/a\t(cached)\n- ?   \tex.io/b\t[no test files]",
+                ),
+                text_pin(
+                    "said",
+                    at,
+                    "- ok  \tex.io/a\t0.5s\n- coverage: 81.2% of statements",
+                ),
+            ],
+            ..PinPlan::default()
+        };
+        fold_into_digest(&mut plan, &mut digest, |_| false, |_| 2);
+        assert_eq!(plan.in_digest[0].call_id, "units");
+        assert_eq!(plan.pins[0].line, "- coverage: 81.2% of statements");
     }
 }

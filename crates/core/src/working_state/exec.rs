@@ -174,6 +174,11 @@ fn unwrap_harness(text: &str) -> (Option<i64>, Option<String>, String) {
     (code, session, body.to_string())
 }
 
+/// Whether a line reports a test run's counts (`84 tests, 0 failures`).
+pub fn reports_test_counts(line: &str) -> bool {
+    test_count_re().is_match(line)
+}
+
 fn test_count_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {

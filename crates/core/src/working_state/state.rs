@@ -15,6 +15,13 @@ use crate::transcript::{value_text, Message, Part, PartRef, Role};
 const ANSWER_CHARS: usize = 1200;
 /// The most lines of a plan written as prose (`ExitPlanMode`).
 const PLAN_LINES: usize = 30;
+/// Source files: one the user names is work to do (listed under files), and
+/// its content is code the agent can re-read, not instructions. A document
+/// or a config file the user names is what it says to follow.
+const SOURCE_EXTENSIONS: &[&str] = &[
+    "rs", "py", "go", "ts", "tsx", "js", "jsx", "mjs", "java", "kt", "c", "cc", "cpp", "h", "hpp",
+    "cs", "rb", "ex", "exs", "swift", "php", "scala", "lua", "dart", "vue", "svelte",
+];
 /// The most characters kept of a document the user pointed the agent to.
 const POINTED_CHARS: usize = 2500;
 
@@ -524,10 +531,14 @@ impl Digest {
     }
 
     /// Whether the user's text names the file at `path` (its file name,
-    /// when that is distinctive: it has an extension).
+    /// when that is distinctive: it has an extension) and it is not a
+    /// source file (see [`SOURCE_EXTENSIONS`]).
     fn user_names_file(&self, path: &str) -> bool {
         let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-        name.len() >= 5 && name.contains('.') && self.user_names(name)
+        let source = name
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| SOURCE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()));
+        name.len() >= 5 && name.contains('.') && !source && self.user_names(name)
     }
 
     /// Whether the agent itself wrote or edited the file at `path` so far:
@@ -790,10 +801,12 @@ fn command_entry(c: &Command) -> Entry {
         line.push_str(&format!(" ({} runs)", c.runs));
     }
     line.push_str(&format!(" [m{}]", c.at.message));
-    let rank = if c.read_only && !c.status.failed() {
-        3
-    } else {
-        1
+    // A look that printed a short answer (a date, a count, a hash) carries
+    // that answer; one whose output was long carries only that it ran.
+    let rank = match (c.read_only && !c.status.failed(), c.salient.is_empty()) {
+        (false, _) => 1,
+        (true, false) => 2,
+        (true, true) => 3,
     };
     entry(Section::Commands, c.line.clone(), line, c.at, rank)
 }
@@ -1190,6 +1203,52 @@ mod tests {
         assert!(
             !got.iter().any(|l| l.starts_with("- `bd ready` [m")),
             "not pointed to: {got:?}"
+        );
+    }
+
+    #[test]
+    fn a_source_file_the_user_names_or_a_file_the_agent_wrote_is_not_pointed_to() {
+        let mut head = vec![Message::new(
+            Role::User,
+            vec![Part::Text(
+                "Fix src/parse.rs, then follow PLAN.md and the agent summary in REPORT.md.".into(),
+            )],
+        )];
+        head.extend(turn(
+            "1",
+            "Read",
+            json!({"file_path": "/repo/src/parse.rs"}),
+            json!("fn parse() {}"),
+            false,
+        ));
+        head.extend(turn(
+            "2",
+            "Write",
+            json!({"file_path": "/repo/REPORT.md", "content": "Done."}),
+            json!("File created"),
+            false,
+        ));
+        head.extend(turn(
+            "3",
+            "Read",
+            json!({"file_path": "/repo/REPORT.md"}),
+            json!("Done."),
+            false,
+        ));
+        head.extend(turn(
+            "4",
+            "Read",
+            json!({"file_path": "/repo/PLAN.md"}),
+            json!("Step 1: keep the API."),
+            false,
+        ));
+        let pointed: Vec<String> = lines(&head)
+            .into_iter()
+            .filter(|l| l.contains("]: "))
+            .collect();
+        assert_eq!(
+            pointed,
+            vec!["- /repo/PLAN.md [m8]: Step 1: keep the API.".to_string()]
         );
     }
 
