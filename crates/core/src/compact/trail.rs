@@ -109,7 +109,10 @@ pub fn trail(s: &Stages<'_>, tokens: &dyn TokenCount) -> Result<Vec<AuditRecord>
             )
             .tokens(n, n),
             None => match statements.get(&at) {
-                Some(&i) => statement_record(s.retained, i, n),
+                Some(&i) => {
+                    let kept = tokens.count(&s.retained.statements[i].text)?;
+                    statement_record(s.retained, i, n, kept)
+                }
                 None => head_record(s, &calls, at, p, n),
             },
         });
@@ -206,11 +209,24 @@ impl<'a> CallFates<'a> {
     }
 }
 
-/// A user text of the head: carried verbatim, or why not.
-fn statement_record(r: &Retained, i: usize, n: usize) -> AuditRecord {
+/// A user text of the head: carried verbatim (an agent's own summary
+/// without its code blocks: `kept` tokens of `n`), or why not.
+fn statement_record(r: &Retained, i: usize, n: usize, kept: usize) -> AuditRecord {
     let s = &r.statements[i];
     let item = s.part.to_string();
     let (decision, rule, detail, after) = match &s.status {
+        StatementStatus::Carried if r.carried.contains(&i) && kept != n => (
+            Decision::Kept,
+            "user.statement",
+            "carried after the continuity block without its fenced code (an agent's own summary; the files hold the code)".to_string(),
+            kept,
+        ),
+        StatementStatus::Carried if s.expansion && !r.carried.contains(&i) => (
+            Decision::Dropped,
+            "budget.newest_first",
+            "a command's expanded file (the harness's text; the command line is kept): it yields to the digest, and there was no room left for it".to_string(),
+            0,
+        ),
         StatementStatus::Mission => (
             Decision::Kept,
             "mission.session",

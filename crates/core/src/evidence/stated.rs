@@ -112,7 +112,7 @@ fn rest_words(text: &str) -> usize {
 
 /// `text` with each fenced code block replaced by one line that says how
 /// many lines were left out; an unclosed fence is kept as it is.
-pub fn without_code_blocks(text: &str) -> String {
+fn without_code_blocks(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut out: Vec<String> = Vec::new();
     let mut i = 0;
