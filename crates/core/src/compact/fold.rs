@@ -1,6 +1,7 @@
 //! Pins a coding session need not carry verbatim: lines of code (the agent
-//! can re-read the file), and lines the working-state digest already says
-//! for the same call (a command's short output).
+//! can re-read the file), lines a newer pin repeats, lines that only say a
+//! unit passed, and lines the working-state digest already says for the same
+//! call (a command's short output, a passing run's counts).
 
 use std::collections::HashSet;
 
@@ -52,7 +53,7 @@ pub(super) fn drop_code_lines(plan: &mut PinPlan) {
         }
         let fresh: Vec<&str> = lines
             .into_iter()
-            .filter(|l| std::env::var("NODEDUP").is_ok() || seen.insert(l.to_string()))
+            .filter(|l| seen.insert(l.to_string()))
             .collect();
         if fresh.is_empty() {
             plan.superseded.push(p);
@@ -88,7 +89,9 @@ pub(super) fn fold_into_digest(
         }
         if p.kind == PinKind::Text && passed(&p, digest) {
             let kept: Vec<&str> = p.line.lines().filter(|l| !pass_line(l)).collect();
-            p.line = kept.join("\n");
+            if !kept.is_empty() {
+                p.line = kept.join("\n");
+            }
         }
         plan.pins.push(p);
     }
@@ -152,8 +155,13 @@ fn passed(p: &Pin, digest: &WorkingState) -> bool {
 /// before whatever they did.
 fn pass_line(line: &str) -> bool {
     let t = line.trim_start_matches("- ").trim();
-    let starts = ["ok ", "ok\t", "? ", "?\t", "PASS", "--- PASS"];
-    starts.iter().any(|s| t.starts_with(s)) || t.ends_with(" PASSED") || t.ends_with(" ... ok")
+    let starts = [
+        "ok ", "ok\t", "? ", "?\t", "PASS ", "PASS\t", "PASS:", "--- PASS",
+    ];
+    t == "PASS"
+        || starts.iter().any(|s| t.starts_with(s))
+        || t.ends_with(" PASSED")
+        || t.ends_with(" ... ok")
 }
 
 #[cfg(test)]
