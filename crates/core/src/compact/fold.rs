@@ -37,7 +37,7 @@ fn code_line(line: &str) -> bool {
 /// again prints its output again; a sub-agent's trace repeats its calls). A
 /// pin of nothing but code is not pinned; one a newer pin repeats whole is
 /// superseded.
-pub(super) fn drop_code_lines(plan: &mut PinPlan) {
+pub(super) fn drop_code_and_repeated_lines(plan: &mut PinPlan) {
     let pins = std::mem::take(&mut plan.pins);
     let mut seen: HashSet<String> = HashSet::new();
     let mut kept_newest_first = Vec::new();
@@ -218,7 +218,7 @@ mod tests {
             ],
             ..PinPlan::default()
         };
-        drop_code_lines(&mut plan);
+        drop_code_and_repeated_lines(&mut plan);
         let lines: Vec<&str> = plan.pins.iter().map(|p| p.line.as_str()).collect();
         assert_eq!(
             lines,
@@ -243,7 +243,7 @@ mod tests {
             ],
             ..PinPlan::default()
         };
-        drop_code_lines(&mut plan);
+        drop_code_and_repeated_lines(&mut plan);
         assert_eq!(
             plan.pins[0].line,
             "- Loaded 3 records from cache\n- [Tool: Read] {\"file_path\":\"/r/a.go\"}"

@@ -461,7 +461,7 @@ fn keep_allocated_pins(plan: &mut PinPlan, allocation: &Allocation, relied: Reli
 /// A coding session's pins without their code lines, and without those the
 /// digest already says (see [`super::fold`]).
 fn fold_for_coding(plan: &mut PinPlan, digest: &mut WorkingState, relied: ReliedOn) {
-    super::fold::drop_code_lines(plan);
+    super::fold::drop_code_and_repeated_lines(plan);
     super::fold::fold_into_digest(
         plan,
         digest,
